@@ -1,0 +1,94 @@
+// Worker: the handle a training thread (or simulated worker) uses to access parameters.
+//
+// Owned by its Node; used by exactly one worker context at a time (not
+// thread-safe by itself). All data operations are asynchronous and return a
+// Ticket; buffers passed to them must stay valid until the ticket completes.
+// Keys of the local node take the hot path (direct store access, no message);
+// others become one batched message per destination node.
+//
+// Values: each key has ValueLayout::Length(key) floats; a batch's buffer is
+// the concatenation of its keys' values in key order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/base/types.h"
+#include "core/codec/message.h"
+#include "core/runtime/runtime.h"
+
+namespace augur {
+
+class Node;
+
+// Identifies one asynchronous operation; id 0 means "already complete".
+struct Ticket {
+  uint64_t id = 0;
+};
+
+class Worker {
+ public:
+  Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker);
+
+  // REQUIRES: out.size() == TotalLength(keys).
+  Ticket Pull(std::span<const Key> keys, std::span<float> out);
+  // Adds `updates` to the keys' values. REQUIRES: updates.size() == TotalLength(keys).
+  Ticket Push(std::span<const Key> keys, std::span<const float> updates);
+  // Overwrites the keys' values. REQUIRES: values.size() == TotalLength(keys).
+  Ticket Set(std::span<const Key> keys, std::span<const float> values);
+
+  bool IsDone(Ticket t);
+  void Wait(Ticket t);
+  void WaitAll();  // every operation this worker issued has completed
+
+  // "This worker will access `keys` while its clock is in [start, end)."
+  void Intent(std::span<const Key> keys, Clock start, Clock end);
+  void AdvanceClock();
+  Clock clock() const { return clock_; }
+
+  // Global barrier over all workers of all nodes. Completes this worker's
+  // outstanding operations first, so after it every earlier push is applied.
+  void Barrier();
+
+  // Charges modelled compute time (see Runtime::Compute).
+  void Compute(double seconds);
+  double Now();
+
+  WorkerId id() const { return id_; }
+  NodeId node_id() const;
+  uint32_t num_nodes() const;
+  size_t TotalLength(std::span<const Key> keys) const;
+
+  uint64_t local_accesses() const { return local_accesses_; }
+  uint64_t remote_accesses() const { return remote_accesses_; }
+
+ private:
+  friend class Node;
+  struct Batch {
+    NodeId dest;
+    std::vector<Key> keys;
+    std::vector<uint32_t> slots;
+    std::vector<float> values;
+  };
+  Batch& BatchFor(NodeId dest);
+  void ClearBatches();
+  // Registers one operation over all active batches and sends them (one message per node).
+  Ticket SendBatches(MessageType type, std::span<float> pull_out);
+  // Parks until done() holds (re-checked after every wake-up).
+  template <typename Done>
+  void ParkUntil(Done done);
+
+  Node& node_;
+  WorkerId id_;
+  std::unique_ptr<Parker> parker_;
+  Clock clock_ = 0;
+  uint64_t local_accesses_ = 0;
+  uint64_t remote_accesses_ = 0;
+  std::vector<int32_t> batch_of_dest_;  // dest -> index into batches_, -1 if none
+  std::vector<Batch> batches_;
+  size_t active_batches_ = 0;
+};
+
+}  // namespace augur

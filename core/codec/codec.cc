@@ -1,0 +1,155 @@
+#include "core/codec/codec.h"
+
+#include <cstring>
+#include <string>
+
+namespace augur {
+
+const char* MessageTypeName(MessageType type) {
+  switch (type) {
+    case MessageType::kPullRequest: return "pull-request";
+    case MessageType::kPullResponse: return "pull-response";
+    case MessageType::kPushRequest: return "push-request";
+    case MessageType::kPushAck: return "push-ack";
+    case MessageType::kSetRequest: return "set-request";
+    case MessageType::kSetAck: return "set-ack";
+    case MessageType::kBarrierArrive: return "barrier-arrive";
+    case MessageType::kBarrierRelease: return "barrier-release";
+  }
+  return "unknown";
+}
+
+namespace {
+
+template <typename T>
+void Put(std::vector<uint8_t>* out, T v) {
+  const size_t at = out->size();
+  out->resize(at + sizeof(T));
+  std::memcpy(out->data() + at, &v, sizeof(T));  // hosts are little-endian (x86-64, arm64)
+}
+
+template <typename T>
+void PutArray(std::vector<uint8_t>* out, const std::vector<T>& v) {
+  Put<uint32_t>(out, static_cast<uint32_t>(v.size()));
+  const size_t at = out->size();
+  out->resize(at + v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(out->data() + at, v.data(), v.size() * sizeof(T));
+}
+
+// Bounds-checked sequential reader.
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool Get(T* v) {
+    if (bytes_.size() - pos_ < sizeof(T)) return false;
+    std::memcpy(v, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  template <typename T>
+  bool GetArray(std::vector<T>* v) {
+    uint32_t n = 0;
+    if (!Get(&n)) return false;
+    const uint64_t need = static_cast<uint64_t>(n) * sizeof(T);
+    if (bytes_.size() - pos_ < need) return false;
+    v->resize(n);
+    if (n > 0) std::memcpy(v->data(), bytes_.data() + pos_, need);
+    pos_ += need;
+    return true;
+  }
+  size_t remaining() const { return bytes_.size() - pos_; }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+};
+
+constexpr size_t kFixedBodyBytes = 4 + 4 + 8 + 4 + 4 + 4;
+
+}  // namespace
+
+size_t EncodedSize(const Message& m) {
+  return kHeaderBytes + kFixedBodyBytes + m.keys.size() * sizeof(Key) +
+         m.slots.size() * sizeof(uint32_t) + m.values.size() * sizeof(float);
+}
+
+void EncodeTo(const Message& m, std::vector<uint8_t>* out) {
+  const size_t start = out->size();
+  out->reserve(start + EncodedSize(m));
+  Put<uint16_t>(out, kWireMagic);
+  Put<uint8_t>(out, kWireVersion);
+  Put<uint8_t>(out, static_cast<uint8_t>(m.type));
+  Put<uint32_t>(out, m.src);
+  Put<uint32_t>(out, static_cast<uint32_t>(EncodedSize(m) - kHeaderBytes));
+  Put<uint32_t>(out, 0);
+  Put<uint32_t>(out, m.origin);
+  Put<uint32_t>(out, m.aux);
+  Put<uint64_t>(out, m.op_id);
+  PutArray(out, m.keys);
+  PutArray(out, m.slots);
+  PutArray(out, m.values);
+}
+
+std::vector<uint8_t> Encode(const Message& m) {
+  std::vector<uint8_t> out;
+  EncodeTo(m, &out);
+  return out;
+}
+
+Result<FrameHeader> DecodeHeader(std::span<const uint8_t> bytes) {
+  if (bytes.size() < kHeaderBytes) {
+    return Status::Error("truncated header: " + std::to_string(bytes.size()) + " of " +
+                         std::to_string(kHeaderBytes) + " bytes");
+  }
+  Reader r(bytes);
+  uint16_t magic = 0;
+  uint8_t version = 0, type = 0;
+  uint32_t reserved = 0;
+  FrameHeader h;
+  r.Get(&magic);
+  r.Get(&version);
+  r.Get(&type);
+  r.Get(&h.src);
+  r.Get(&h.body_length);
+  r.Get(&reserved);
+  if (magic != kWireMagic) return Status::Error("bad magic (not an Augur frame)");
+  if (version != kWireVersion) {
+    return Status::Error("protocol version " + std::to_string(version) + ", expected " +
+                         std::to_string(kWireVersion));
+  }
+  if (type == 0 || type > static_cast<uint8_t>(MessageType::kMaxType)) {
+    return Status::Error("unknown message type " + std::to_string(type));
+  }
+  if (h.body_length > kMaxBodyBytes) {
+    return Status::Error("body length " + std::to_string(h.body_length) + " exceeds max " +
+                         std::to_string(kMaxBodyBytes));
+  }
+  h.version = version;
+  h.type = static_cast<MessageType>(type);
+  return h;
+}
+
+Result<Message> Decode(std::span<const uint8_t> frame) {
+  Result<FrameHeader> header = DecodeHeader(frame);
+  if (!header.ok()) return header.status();
+  if (frame.size() != kHeaderBytes + header->body_length) {
+    return Status::Error("frame is " + std::to_string(frame.size()) + " bytes, header says " +
+                         std::to_string(kHeaderBytes + header->body_length));
+  }
+  Message m;
+  m.type = header->type;
+  m.src = header->src;
+  Reader r(frame.subspan(kHeaderBytes));
+  if (!r.Get(&m.origin) || !r.Get(&m.aux) || !r.Get(&m.op_id) || !r.GetArray(&m.keys) ||
+      !r.GetArray(&m.slots) || !r.GetArray(&m.values)) {
+    return Status::Error(std::string("truncated ") + MessageTypeName(m.type) + " body");
+  }
+  if (r.remaining() != 0) {
+    return Status::Error(std::to_string(r.remaining()) + " trailing bytes after " +
+                         MessageTypeName(m.type) + " body");
+  }
+  return m;
+}
+
+}  // namespace augur

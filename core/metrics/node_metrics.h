@@ -1,0 +1,39 @@
+// NodeMetrics: counters one node reports at the end of a run.
+//
+// Counters are atomics updated with relaxed order by workers and the protocol
+// context; Snapshot() gives a plain copy. Per-worker access counters live in
+// the Worker (no sharing on the hot path) and are summed into the snapshot.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace augur {
+
+struct MetricsSnapshot {
+  uint64_t messages_sent = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t messages_received = 0;
+  uint64_t bytes_received = 0;
+  uint64_t local_accesses = 0;   // key accesses served by the local store
+  uint64_t remote_accesses = 0;  // key accesses that needed a message
+  uint64_t intents = 0;          // Intent() calls
+  uint64_t intent_keys = 0;      // keys named in them
+
+  MetricsSnapshot& operator+=(const MetricsSnapshot& o);
+  double LocalAccessRatio() const {
+    const uint64_t total = local_accesses + remote_accesses;
+    return total == 0 ? 1.0 : static_cast<double>(local_accesses) / static_cast<double>(total);
+  }
+};
+
+struct NodeCounters {
+  std::atomic<uint64_t> messages_sent{0};
+  std::atomic<uint64_t> bytes_sent{0};
+  std::atomic<uint64_t> messages_received{0};
+  std::atomic<uint64_t> bytes_received{0};
+  std::atomic<uint64_t> intents{0};
+  std::atomic<uint64_t> intent_keys{0};
+};
+
+}  // namespace augur

@@ -1,0 +1,65 @@
+// Runtime: everything a node's core needs from the outside world.
+//
+// This is the boundary of core/ (DESIGN.md §1). One Runtime per node, injected
+// into the Node; never looked up globally. Three implementations:
+//   core/testing/  loopback: many nodes in one process, virtual clock, seeded order
+//   backends/tcp/  real threads, sockets, wall clock
+//   simulator/     SimGrid actors, mailboxes, simulated clock
+//
+// Contract for implementations:
+// - Send() never blocks on the network and never calls back into the Node
+//   synchronously; messages from one node to another arrive in send order
+//   (per-pair FIFO) via Node::OnMessage, which the runtime calls from its
+//   protocol context (one at a time per node).
+// - Handlers (OnMessage/OnTimer) never block; only workers wait, through a
+//   Parker.
+// - Self-sends are allowed and delivered like any other message.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/base/types.h"
+
+namespace augur {
+
+// A mutual-exclusion lock for the protocol engine's state. Critical sections
+// guarded by it never call into the runtime (so a cooperative runtime may
+// implement it as a checked no-op).
+class Mutex {
+ public:
+  virtual ~Mutex() = default;
+  virtual void lock() = 0;
+  virtual void unlock() = 0;
+};
+
+// Blocks one worker until woken. Permit semantics: Unpark() before Park()
+// makes the next Park() return at once; spurious returns are allowed, so
+// callers re-check their condition in a loop.
+class Parker {
+ public:
+  virtual ~Parker() = default;
+  virtual void Park() = 0;    // called only by the worker that owns this parker
+  virtual void Unpark() = 0;  // called from any context
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  virtual NodeId self() const = 0;
+  virtual uint32_t num_nodes() const = 0;
+  // Hands an encoded frame (core/codec) to the network. Never blocks.
+  virtual void Send(NodeId to, std::vector<uint8_t> frame) = 0;
+  // Seconds since the run started (virtual, simulated or wall time).
+  virtual double Now() = 0;
+  // Called by a worker: charge `seconds` of modelled computation to it.
+  // The real-time runtime returns at once (real work takes real time).
+  virtual void Compute(double seconds) = 0;
+  // Calls Node::OnTimer(timer_id) after `delay_seconds`, from the protocol context.
+  virtual void SetTimer(double delay_seconds, uint64_t timer_id) = 0;
+  virtual std::unique_ptr<Mutex> NewMutex() = 0;
+  virtual std::unique_ptr<Parker> NewParker() = 0;
+};
+
+}  // namespace augur

@@ -1,0 +1,114 @@
+#include "core/testing/loopback_cluster.h"
+
+#include <memory>
+
+#include "core/base/check.h"
+
+namespace augur {
+
+namespace {
+
+// Only one context runs at a time and critical sections never yield, so the
+// engine lock is never contended; a contended lock would be a protocol bug.
+class CheckedMutex final : public Mutex {
+ public:
+  void lock() override {
+    AUGUR_CHECK(!locked_, "engine lock re-entered (a critical section called into the runtime)");
+    locked_ = true;
+  }
+  void unlock() override { locked_ = false; }
+
+ private:
+  bool locked_ = false;
+};
+
+class LoopbackParker final : public Parker {
+ public:
+  explicit LoopbackParker(VirtualScheduler& s) : scheduler_(s) {}
+  void Park() override {
+    if (permit_) {
+      permit_ = false;
+      return;
+    }
+    parked_ = scheduler_.Current();
+    scheduler_.Park();
+  }
+  void Unpark() override {
+    if (parked_ >= 0) {
+      const int id = parked_;
+      parked_ = -1;
+      scheduler_.Wake(id);
+    } else {
+      permit_ = true;
+    }
+  }
+
+ private:
+  VirtualScheduler& scheduler_;
+  int parked_ = -1;
+  bool permit_ = false;
+};
+
+}  // namespace
+
+class LoopbackRuntime final : public Runtime {
+ public:
+  LoopbackRuntime(LoopbackCluster& cluster, NodeId self, uint32_t nodes)
+      : cluster_(cluster), self_(self), nodes_(nodes) {}
+  NodeId self() const override { return self_; }
+  uint32_t num_nodes() const override { return nodes_; }
+  void Send(NodeId to, std::vector<uint8_t> frame) override {
+    AUGUR_CHECK(to < nodes_, "send to node %u of %u", to, nodes_);
+    cluster_.Deliver(self_, to, std::move(frame));
+  }
+  double Now() override { return cluster_.scheduler_.Now(); }
+  void Compute(double seconds) override { cluster_.scheduler_.Sleep(seconds); }
+  void SetTimer(double delay_seconds, uint64_t timer_id) override {
+    Node* node = &cluster_.node(self_);
+    cluster_.scheduler_.At(Now() + delay_seconds, [node, timer_id] { node->OnTimer(timer_id); });
+  }
+  std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
+  std::unique_ptr<Parker> NewParker() override {
+    return std::make_unique<LoopbackParker>(cluster_.scheduler_);
+  }
+
+ private:
+  LoopbackCluster& cluster_;
+  NodeId self_;
+  uint32_t nodes_;
+};
+
+LoopbackCluster::LoopbackCluster(LoopbackOptions options)
+    : network_(options.nodes, options.network) {
+  AUGUR_CHECK(options.nodes > 0, "a cluster needs at least one node");
+  for (NodeId n = 0; n < options.nodes; ++n) {
+    runtimes_.push_back(std::make_unique<LoopbackRuntime>(*this, n, options.nodes));
+    nodes_.push_back(std::make_unique<Node>(options.node, *runtimes_.back()));
+  }
+}
+
+LoopbackCluster::~LoopbackCluster() = default;
+
+void LoopbackCluster::Deliver(NodeId from, NodeId to, std::vector<uint8_t> frame) {
+  const double at = network_.Deliver(from, to, frame.size(), scheduler_.Now());
+  auto shared = std::make_shared<std::vector<uint8_t>>(std::move(frame));
+  scheduler_.At(at, [this, from, to, shared] {
+    Status s = nodes_[to]->OnMessage(from, *shared);
+    if (!s.ok() && first_error_.ok()) first_error_ = s.WithContext("node " + std::to_string(to));
+  });
+}
+
+Status LoopbackCluster::Run(const std::function<void(Worker&)>& body) {
+  for (auto& node : nodes_) {
+    for (WorkerId w = 0; w < node->num_workers(); ++w) {
+      Worker* worker = &node->worker(w);
+      scheduler_.Spawn("node " + std::to_string(node->self()) + " worker " + std::to_string(w),
+                       [worker, &body] { body(*worker); });
+    }
+  }
+  Status s = scheduler_.Run();
+  if (!s.ok()) return s;
+  return first_error_;
+}
+
+}  // namespace augur
