@@ -162,6 +162,8 @@ void Worker::Compute(double seconds) {
   if (seconds > 0) node_.runtime().Compute(seconds);
 }
 
+MetricsSnapshot Worker::NodeMetrics() const { return node_.Metrics(); }
+
 double Worker::Now() { return node_.runtime().Now(); }
 
 }  // namespace augur

@@ -17,6 +17,7 @@
 
 #include "core/base/types.h"
 #include "core/codec/message.h"
+#include "core/metrics/node_metrics.h"
 #include "core/runtime/runtime.h"
 
 namespace augur {
@@ -60,6 +61,9 @@ class Worker {
   NodeId node_id() const;
   uint32_t num_nodes() const;
   size_t TotalLength(std::span<const Key> keys) const;
+
+  // This node's counters so far (all workers and the protocol side).
+  MetricsSnapshot NodeMetrics() const;
 
   uint64_t local_accesses() const { return local_accesses_; }
   uint64_t remote_accesses() const { return remote_accesses_; }

@@ -1,0 +1,62 @@
+// augur: the one command-line tool (loopback, and later sim, run, launch, ...).
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiments/cli/command.h"
+#include "experiments/report/run_result.h"
+
+namespace augur {
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "augur: error: %s\n", message.c_str());
+  return 2;
+}
+
+int RunError(const std::string& message) {
+  std::fprintf(stderr, "augur: %s\n", message.c_str());
+  return 1;
+}
+
+CommandFn AddVersionCommand(CLI::App& root) {
+  root.add_subcommand("version", "Print the version and git commit");
+  return [] {
+    std::printf("augur 0.1.0 (commit %s)\n", GitCommit().c_str());
+    return 0;
+  };
+}
+
+namespace {
+
+int Main(int argc, char** argv) {
+  CLI::App root("Augur: an adaptive parameter server for sparse ML, on TCP, in SimGrid, or in "
+                "one process",
+                "augur");
+  root.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, CommandFn>> commands;
+  auto add = [&](CommandFn fn) { commands.emplace_back(root.get_subcommands({}).back(), fn); };
+  add(AddVersionCommand(root));
+  add(AddLoopbackCommand(root));
+  try {
+    root.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return root.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return root.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    if (what.empty()) what = e.get_name();
+    for (char& ch : what)
+      if (ch == '\n') ch = ' ';
+    return UsageError(what + " (see augur --help)");
+  }
+  for (auto& [app, fn] : commands)
+    if (app->parsed()) return fn();
+  return UsageError("no command given (see augur --help)");
+}
+
+}  // namespace
+}  // namespace augur
+
+int main(int argc, char** argv) { return augur::Main(argc, argv); }

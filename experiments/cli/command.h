@@ -1,0 +1,25 @@
+// The augur CLI's subcommands.
+//
+// Each Add*Command registers one subcommand (its flags bound to its own
+// state) on the root app and returns the function that runs it once parsing
+// succeeded. A run function returns the process exit code: 0 success,
+// 1 run failure (e.g. verification failed, a peer died), 2 bad usage.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace augur {
+
+using CommandFn = std::function<int()>;
+
+CommandFn AddVersionCommand(CLI::App& root);
+CommandFn AddLoopbackCommand(CLI::App& root);
+
+// Prints "augur: error: MESSAGE" as one line on stderr; returns 2.
+int UsageError(const std::string& message);
+// Prints "augur: MESSAGE" on stderr; returns 1.
+int RunError(const std::string& message);
+
+}  // namespace augur

@@ -1,0 +1,54 @@
+#include "experiments/config/run_config.h"
+
+namespace augur {
+
+Status RunConfig::Validate() {
+  if (nodes == 0) return Status::Error("--nodes must be at least 1");
+  if (workers == 0) return Status::Error("--workers must be at least 1");
+  if (epochs == 0) return Status::Error("--epochs must be at least 1");
+  if (workload != "zipf") return Status::Error("--workload '" + workload + "' is unknown (expected zipf)");
+  if (policy != "classic") return Status::Error("--policy '" + policy + "' is unknown (expected classic)");
+  Result<AccessPattern> p = ParseAccessPattern(pattern);
+  if (!p.ok()) return p.status().WithContext("--pattern");
+  if (zipf.keys == 0) return Status::Error("--keys must be at least 1");
+  if (zipf.dim == 0 || zipf.dim > 1u << 16) return Status::Error("--dim must be in [1, 65536]");
+  if (zipf.batch_size == 0) return Status::Error("--batch-size must be at least 1");
+  if (zipf.batches_per_epoch == 0) return Status::Error("--batches must be at least 1");
+  if (!(zipf.skew >= 0)) return Status::Error("--skew must be >= 0");
+  if (network.bandwidth_bytes_per_second <= 0) return Status::Error("--bandwidth must be > 0");
+  if (network.latency_seconds < 0) return Status::Error("--latency must be >= 0");
+  zipf.pattern = *p;
+  zipf.epochs = epochs;
+  zipf.verify = verify;
+  zipf.seed = seed;
+  network.seed = DeriveSeed(seed, 0x4E7);
+  return Status::Ok();
+}
+
+nlohmann::json RunConfig::ToJson() const {
+  return {
+      {"backend", backend},
+      {"workload", workload},
+      {"policy", policy},
+      {"nodes", nodes},
+      {"workers_per_node", workers},
+      {"seed", seed},
+      {"epochs", epochs},
+      {"verify", verify},
+      {"zipf",
+       {{"keys", zipf.keys},
+        {"dim", zipf.dim},
+        {"batch_size", zipf.batch_size},
+        {"batches_per_epoch", zipf.batches_per_epoch},
+        {"pattern", pattern},
+        {"skew", zipf.skew},
+        {"lookahead", zipf.lookahead},
+        {"compute_seconds_per_key", zipf.compute_seconds_per_key}}},
+      {"network",
+       {{"bandwidth_bytes_per_second", network.bandwidth_bytes_per_second},
+        {"latency_seconds", network.latency_seconds},
+        {"jitter_seconds", network.jitter_seconds}}},
+  };
+}
+
+}  // namespace augur

@@ -1,0 +1,76 @@
+#include "experiments/report/run_result.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#ifndef AUGUR_GIT_COMMIT
+#define AUGUR_GIT_COMMIT "unknown"
+#endif
+
+namespace augur {
+
+std::string GitCommit() { return AUGUR_GIT_COMMIT; }
+
+std::string MachineDescription() {
+  char host[256] = {0};
+  gethostname(host, sizeof(host) - 1);
+  return std::string(host) + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
+}
+
+nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
+  nlohmann::json j;
+  j["backend"] = backend;
+  j["workload"] = config.value("workload", "");
+  j["policy"] = config.value("policy", "");
+  j["nodes"] = config.value("nodes", 0);
+  j["workers_per_node"] = config.value("workers_per_node", 0);
+  j["epochs"] = epoch_seconds.size();
+  j["epoch_seconds"] = epoch_seconds;
+  j["total_seconds"] = total_seconds;
+  j["wall_seconds"] = wall_seconds;
+  j["samples"] = samples;
+  j["samples_per_second"] = total_seconds > 0 ? samples / total_seconds : 0.0;
+  j["bytes_sent"] = totals.bytes_sent;
+  j["messages_sent"] = totals.messages_sent;
+  j["local_accesses"] = totals.local_accesses;
+  j["remote_accesses"] = totals.remote_accesses;
+  j["local_access_ratio"] = totals.LocalAccessRatio();
+  j["intents"] = totals.intents;
+  nlohmann::json bytes_per_node = nlohmann::json::array();
+  for (const MetricsSnapshot& n : per_node) bytes_per_node.push_back(n.bytes_sent);
+  j["bytes_sent_per_node"] = bytes_per_node;
+  if (verified.has_value()) {
+    j["verified"] = *verified;
+    if (!verify_detail.empty()) j["verify_detail"] = verify_detail;
+  }
+  j["seed"] = config.value("seed", 0);
+  j["config"] = config;
+  j["git_commit"] = GitCommit();
+  j["machine"] = MachineDescription();
+  for (auto& [k, v] : extra.items()) j[k] = v;
+  return j;
+}
+
+Status WriteResultJson(const std::string& dir, const nlohmann::json& result) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create output directory " + dir + ": " + ec.message());
+  const std::string path = dir + "/result.json";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return Status::Error("cannot write " + tmp + ": " + std::strerror(errno));
+    out << result.dump(2) << "\n";
+    if (!out) return Status::Error("error writing " + tmp);
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Status::Error("cannot rename " + tmp + " to " + path + ": " + ec.message());
+  return Status::Ok();
+}
+
+}  // namespace augur
