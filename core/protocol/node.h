@@ -31,6 +31,7 @@ struct NodeOptions {
   uint32_t workers = 1;
   ValueLayout layout;
   ParamStore::Initializer init;  // null: zeros
+  OptimizerConfig optimizer;     // how pushes apply (default: additive)
   uint32_t store_stripes = 64;
 };
 

@@ -71,7 +71,7 @@ class FlatKeyMap {
   size_t capacity() const { return keys_.size(); }
 
   template <typename F>
-  void ForEach(F&& f) const {
+  void ForEach(F&& f) {
     for (size_t i = 0; i < keys_.size(); ++i)
       if (used_[i]) f(keys_[i], values_[i]);
   }

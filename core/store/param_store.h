@@ -5,6 +5,10 @@
 // to one of `stripes` stripes guarded by a SpinLock held only for the copy or
 // add of one row, never across a runtime call.
 //
+// Each entry holds the value, the optimizer state beside it (optimizer.h) and,
+// for replicas, the delta not yet synchronised. A "row" (Install/Remove/
+// ReadRow) is value followed by state: what moves on relocation.
+//
 // A key is *present* when this node holds its main copy or a replica. Whether a
 // node may create a missing key on first touch (its initial value coming from
 // the Initializer, deterministic per key) is the caller's decision.
@@ -20,6 +24,7 @@
 #include "core/base/types.h"
 #include "core/base/value_layout.h"
 #include "core/store/flat_key_map.h"
+#include "core/store/optimizer.h"
 #include "core/store/spin_lock.h"
 
 namespace augur {
@@ -34,20 +39,28 @@ class ParamStore {
   // A view of one entry, valid only inside the callback that received it.
   struct Entry {
     float* value;
+    float* state;  // optimizer state (StateRows() * length floats), or nullptr
     float* delta;  // replicas only: updates since the last sync; nullptr for main copies
     uint32_t length;
     CopyKind kind;
+    uint64_t* version;  // per-entry counter for the protocol (e.g. replica sync rounds)
   };
 
-  ParamStore(ValueLayout layout, Initializer init, uint32_t stripes = 64);
+  ParamStore(ValueLayout layout, Initializer init, OptimizerConfig optimizer = {},
+             uint32_t stripes = 64);
 
   const ValueLayout& layout() const { return layout_; }
+  const OptimizerConfig& optimizer() const { return optimizer_; }
+  // Floats in a row (value + optimizer state) of this key.
+  uint32_t RowLength(Key key) const { return layout_.Length(key) * (1 + optimizer_.StateRows()); }
 
   // Hot path. Each returns false (and does nothing) when the key is absent,
   // unless `create` is set, in which case a main copy is created first.
   bool Pull(Key key, float* out, bool create);
-  bool Push(Key key, const float* update, bool create);  // value += update (and delta)
-  bool Set(Key key, const float* value, bool create);    // replicas: delta keeps the change
+  // Applies the optimizer (kSum: value += update); replicas also add to delta.
+  bool Push(Key key, const float* update, bool create);
+  // Overwrites the value only (optimizer state and replica delta stay).
+  bool Set(Key key, const float* value, bool create);
 
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
   template <typename F>
@@ -61,19 +74,22 @@ class ParamStore {
     return true;
   }
 
-  // Inserts or overwrites an entry with the given value (relocation hand-over,
-  // replica creation, restore). A replica starts with a zero delta.
-  void Install(Key key, CopyKind kind, const float* value);
-  // Removes the entry; copies its value into `value_out` (if not null). False if absent.
-  bool Remove(Key key, float* value_out);
+  // Inserts or overwrites an entry from a row (value + state): relocation
+  // hand-over, replica creation, restore. A replica starts with a zero delta.
+  void Install(Key key, CopyKind kind, const float* row, uint64_t version = 0);
+  // Removes the entry; copies its row into `row_out` (if not null). False if absent.
+  bool Remove(Key key, float* row_out);
   bool Contains(Key key);
   size_t Size();
   // Calls f(key, Entry&) for every entry, one stripe locked at a time.
   void ForEach(const std::function<void(Key, Entry&)>& f);
+  // Copies the row (value + state) into row_out. False if absent.
+  bool ReadRow(Key key, float* row_out);
 
  private:
   struct Slot {
     uint64_t offset = 0;  // into the stripe arena
+    uint64_t version = 0;
     uint32_t length = 0;
     CopyKind kind = CopyKind::kMain;
   };
@@ -88,14 +104,23 @@ class ParamStore {
   Slot* FindOrCreate(Stripe& s, Key key);
   Slot* Allocate(Stripe& s, Key key, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);
-  static Entry View(Stripe& s, const Slot& slot) {
+  uint32_t SlotFloats(const Slot& slot) const {
+    return slot.length * (1 + optimizer_.StateRows() + (slot.kind == CopyKind::kReplica ? 1 : 0));
+  }
+  Entry View(Stripe& s, Slot& slot) const {
     float* base = s.arena.data() + slot.offset;
-    return Entry{base, slot.kind == CopyKind::kReplica ? base + slot.length : nullptr, slot.length,
-                 slot.kind};
+    const uint32_t rows = optimizer_.StateRows();
+    return Entry{base,
+                 rows > 0 ? base + slot.length : nullptr,
+                 slot.kind == CopyKind::kReplica ? base + slot.length * (1 + rows) : nullptr,
+                 slot.length,
+                 slot.kind,
+                 &slot.version};
   }
 
   ValueLayout layout_;
   Initializer init_;
+  OptimizerConfig optimizer_;
   std::unique_ptr<Stripe[]> stripes_;
   uint64_t stripe_mask_;
 };
