@@ -1,6 +1,7 @@
 #include "core/api/worker.h"
 
 #include "core/base/check.h"
+#include "core/protocol/home.h"
 #include "core/protocol/node.h"
 
 namespace augur {
@@ -60,63 +61,60 @@ Ticket Worker::SendBatches(MessageType type, std::span<float> pull_out) {
   return Ticket{op};
 }
 
-Ticket Worker::Pull(std::span<const Key> keys, std::span<float> out) {
-  AUGUR_CHECK(out.size() == TotalLength(keys), "pull buffer has %zu floats, keys need %zu",
-              out.size(), TotalLength(keys));
+void Worker::Route(std::span<const Key> keys, const float* values, bool with_values) {
   const ValueLayout& layout = node_.layout();
+  local_keys_.clear();
+  local_offsets_.clear();
+  scratch_.hashes.clear();
+  const NodeId self = node_.self();
+  const uint32_t nodes = node_.num_nodes();
   uint32_t offset = 0;
   for (Key k : keys) {
     const uint32_t len = layout.Length(k);
-    if (node_.IsLocal(k)) {
-      node_.store().Pull(k, out.data() + offset, /*create=*/true);
-      ++local_accesses_;
+    const uint64_t hash = Mix64(k);
+    const NodeId home = HomeNodeOfHash(hash, nodes);
+    if (home == self) {
+      local_keys_.push_back(k);
+      local_offsets_.push_back(offset);
+      scratch_.hashes.push_back(hash);
     } else {
-      Batch& b = BatchFor(node_.HomeOf(k));
+      Batch& b = BatchFor(home);
       b.keys.push_back(k);
-      b.slots.push_back(offset);
+      if (with_values) {
+        b.values.insert(b.values.end(), values + offset, values + offset + len);
+      } else {
+        b.slots.push_back(offset);
+      }
     }
     offset += len;
   }
+  local_accesses_ += local_keys_.size();
+}
+
+Ticket Worker::Pull(std::span<const Key> keys, std::span<float> out) {
+  AUGUR_CHECK(out.size() == TotalLength(keys), "pull buffer has %zu floats, keys need %zu",
+              out.size(), TotalLength(keys));
+  Route(keys, nullptr, false);
+  if (!local_keys_.empty())
+    node_.store().PullBatch(local_keys_, local_offsets_, out.data(), &scratch_);
   return SendBatches(MessageType::kPullRequest, out);
 }
 
 Ticket Worker::Push(std::span<const Key> keys, std::span<const float> updates) {
   AUGUR_CHECK(updates.size() == TotalLength(keys), "push has %zu floats, keys need %zu",
               updates.size(), TotalLength(keys));
-  const ValueLayout& layout = node_.layout();
-  const float* at = updates.data();
-  for (Key k : keys) {
-    const uint32_t len = layout.Length(k);
-    if (node_.IsLocal(k)) {
-      node_.store().Push(k, at, /*create=*/true);
-      ++local_accesses_;
-    } else {
-      Batch& b = BatchFor(node_.HomeOf(k));
-      b.keys.push_back(k);
-      b.values.insert(b.values.end(), at, at + len);
-    }
-    at += len;
-  }
+  Route(keys, updates.data(), true);
+  if (!local_keys_.empty())
+    node_.store().PushBatch(local_keys_, local_offsets_, updates.data(), &scratch_);
   return SendBatches(MessageType::kPushRequest, {});
 }
 
 Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {
   AUGUR_CHECK(values.size() == TotalLength(keys), "set has %zu floats, keys need %zu",
               values.size(), TotalLength(keys));
-  const ValueLayout& layout = node_.layout();
-  const float* at = values.data();
-  for (Key k : keys) {
-    const uint32_t len = layout.Length(k);
-    if (node_.IsLocal(k)) {
-      node_.store().Set(k, at, /*create=*/true);
-      ++local_accesses_;
-    } else {
-      Batch& b = BatchFor(node_.HomeOf(k));
-      b.keys.push_back(k);
-      b.values.insert(b.values.end(), at, at + len);
-    }
-    at += len;
-  }
+  Route(keys, values.data(), true);
+  if (!local_keys_.empty())
+    node_.store().SetBatch(local_keys_, local_offsets_, values.data(), &scratch_);
   return SendBatches(MessageType::kSetRequest, {});
 }
 

@@ -19,6 +19,7 @@
 #include "core/codec/message.h"
 #include "core/metrics/node_metrics.h"
 #include "core/runtime/runtime.h"
+#include "core/store/param_store.h"
 
 namespace augur {
 
@@ -90,6 +91,13 @@ class Worker {
   Clock clock_ = 0;
   uint64_t local_accesses_ = 0;
   uint64_t remote_accesses_ = 0;
+  // Splits keys into local ones (local_keys_/local_offsets_) and per-node batches;
+  // with_values copies each remote key's floats from `values` into its batch.
+  void Route(std::span<const Key> keys, const float* values, bool with_values);
+
+  std::vector<Key> local_keys_;
+  std::vector<uint32_t> local_offsets_;
+  ParamStore::BatchScratch scratch_;
   std::vector<int32_t> batch_of_dest_;  // dest -> index into batches_, -1 if none
   std::vector<Batch> batches_;
   size_t active_batches_ = 0;

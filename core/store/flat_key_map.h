@@ -1,11 +1,14 @@
 // FlatKeyMap<V>: open-addressing hash map from any uint64 Key to a small V.
 //
-// Linear probing with a separate occupancy array (every 64-bit value is a
-// valid key, so there is no sentinel key) and backward-shift deletion (no
-// tombstones, so lookups stay short under churn from relocation).
+// Linear probing over one array of buckets (key, occupancy, value together,
+// so a lookup touches one cache line), an explicit occupancy flag (every
+// 64-bit value is a valid key, so there is no sentinel key) and
+// backward-shift deletion (no tombstones, so lookups stay short under churn
+// from relocation). Prefetch() lets batch callers overlap cache misses.
 // Not thread-safe: the owner (a store stripe) serialises access.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,82 +22,83 @@ class FlatKeyMap {
  public:
   FlatKeyMap() { Rehash(16); }
 
-  V* Find(Key key) {
-    size_t i = Home(key);
-    while (used_[i]) {
-      if (keys_[i] == key) return &values_[i];
+  // The *Hashed variants take Mix64(key), precomputed by batch callers.
+  V* Find(Key key) { return FindHashed(key, Mix64(key)); }
+  V* FindHashed(Key key, uint64_t hash) {
+    size_t i = hash & mask_;
+    while (buckets_[i].used) {
+      if (buckets_[i].key == key) return &buckets_[i].value;
       i = (i + 1) & mask_;
     }
     return nullptr;
   }
+  void PrefetchHashed(uint64_t hash) const { __builtin_prefetch(&buckets_[hash & mask_]); }
   const V* Find(Key key) const { return const_cast<FlatKeyMap*>(this)->Find(key); }
 
   // Inserts `value` if `key` is absent. Returns the stored value and whether it was inserted.
-  std::pair<V*, bool> Insert(Key key, const V& value) {
+  std::pair<V*, bool> Insert(Key key, const V& value) { return InsertHashed(key, Mix64(key), value); }
+  std::pair<V*, bool> InsertHashed(Key key, uint64_t hash, const V& value) {
     if ((size_ + 1) * 4 > capacity() * 3) Rehash(capacity() * 2);
-    size_t i = Home(key);
-    while (used_[i]) {
-      if (keys_[i] == key) return {&values_[i], false};
+    size_t i = hash & mask_;
+    while (buckets_[i].used) {
+      if (buckets_[i].key == key) return {&buckets_[i].value, false};
       i = (i + 1) & mask_;
     }
-    used_[i] = 1;
-    keys_[i] = key;
-    values_[i] = value;
+    buckets_[i] = Bucket{key, value, true};
     ++size_;
-    return {&values_[i], true};
+    return {&buckets_[i].value, true};
   }
 
   bool Erase(Key key) {
     size_t i = Home(key);
-    while (used_[i] && keys_[i] != key) i = (i + 1) & mask_;
-    if (!used_[i]) return false;
+    while (buckets_[i].used && buckets_[i].key != key) i = (i + 1) & mask_;
+    if (!buckets_[i].used) return false;
     // Backward-shift: pull later entries of the probe run into the hole.
     size_t hole = i;
     size_t j = (i + 1) & mask_;
-    while (used_[j]) {
-      size_t home = Home(keys_[j]);
+    while (buckets_[j].used) {
+      size_t home = Home(buckets_[j].key);
       // Entry j may move to `hole` iff its home is not in (hole, j] cyclically.
       bool movable = (hole <= j) ? (home <= hole || home > j) : (home <= hole && home > j);
       if (movable) {
-        keys_[hole] = keys_[j];
-        values_[hole] = values_[j];
+        buckets_[hole] = buckets_[j];
         hole = j;
       }
       j = (j + 1) & mask_;
     }
-    used_[hole] = 0;
+    buckets_[hole].used = false;
     --size_;
     return true;
   }
 
   size_t size() const { return size_; }
-  size_t capacity() const { return keys_.size(); }
+  size_t capacity() const { return buckets_.size(); }
 
   template <typename F>
   void ForEach(F&& f) {
-    for (size_t i = 0; i < keys_.size(); ++i)
-      if (used_[i]) f(keys_[i], values_[i]);
+    for (Bucket& b : buckets_)
+      if (b.used) f(b.key, b.value);
   }
 
  private:
   size_t Home(Key key) const { return static_cast<size_t>(Mix64(key)) & mask_; }
 
+  struct Bucket {
+    Key key = 0;
+    V value{};
+    bool used = false;
+  };
+
   void Rehash(size_t new_capacity) {
-    std::vector<Key> old_keys = std::move(keys_);
-    std::vector<V> old_values = std::move(values_);
-    std::vector<uint8_t> old_used = std::move(used_);
-    keys_.assign(new_capacity, 0);
-    values_.assign(new_capacity, V{});
-    used_.assign(new_capacity, 0);
+    std::vector<Bucket> old = std::move(buckets_);
+    buckets_.assign(new_capacity, Bucket{});
     mask_ = new_capacity - 1;
     size_ = 0;
-    for (size_t i = 0; i < old_keys.size(); ++i)
-      if (old_used[i]) Insert(old_keys[i], old_values[i]);
+    for (const Bucket& b : old)
+      if (b.used) Insert(b.key, b.value);
   }
 
-  std::vector<Key> keys_;
-  std::vector<V> values_;
-  std::vector<uint8_t> used_;
+  std::vector<Bucket> buckets_;
   size_t mask_ = 0;
   size_t size_ = 0;
 };

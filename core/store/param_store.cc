@@ -16,7 +16,7 @@ ParamStore::ParamStore(ValueLayout layout, Initializer init, OptimizerConfig opt
   stripe_mask_ = stripes - 1;
 }
 
-ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, CopyKind kind) {
+ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind) {
   Slot slot;
   slot.length = layout_.Length(key);
   slot.kind = kind;
@@ -33,18 +33,76 @@ ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, CopyKind kind) {
   std::fill_n(base, floats, 0.0f);
   std::fill_n(base + slot.length, slot.length * optimizer_.StateRows(),
               optimizer_.initial_accumulator);
-  return s.index.Insert(key, slot).first;
+  return s.index.InsertHashed(key, hash, slot).first;
 }
 
 void ParamStore::Free(Stripe& s, const Slot& slot) {
   s.free_by_size[SlotFloats(slot)].push_back(slot.offset);
 }
 
-ParamStore::Slot* ParamStore::FindOrCreate(Stripe& s, Key key) {
-  if (Slot* slot = s.index.Find(key)) return slot;
-  Slot* slot = Allocate(s, key, CopyKind::kMain);
+ParamStore::Slot* ParamStore::FindOrCreate(Stripe& s, Key key, uint64_t hash) {
+  if (Slot* slot = s.index.FindHashed(key, hash)) return slot;
+  Slot* slot = Allocate(s, key, hash, CopyKind::kMain);
   if (init_) init_(key, std::span<float>(s.arena.data() + slot->offset, slot->length));
   return slot;
+}
+
+template <typename RowOp>
+void ParamStore::ForBatch(std::span<const Key> keys, BatchScratch* sc, RowOp&& row_op) {
+  const size_t stripes = stripe_mask_ + 1;
+  sc->stripe_start.assign(stripes + 1, 0);
+  sc->order.resize(keys.size());
+  sc->slots.resize(keys.size());
+  AUGUR_CHECK(sc->hashes.size() == keys.size(), "batch hashes not filled");
+  for (size_t i = 0; i < keys.size(); ++i) ++sc->stripe_start[StripeOfHash(sc->hashes[i]) + 1];
+  for (size_t i = 0; i < stripes; ++i) sc->stripe_start[i + 1] += sc->stripe_start[i];
+  // Counting sort of key indices by stripe (stripe_start[s] ends as the end of s).
+  for (uint32_t i = 0; i < keys.size(); ++i)
+    sc->order[sc->stripe_start[StripeOfHash(sc->hashes[i])]++] = i;
+  uint32_t begin = 0;
+  for (size_t st = 0; st < stripes; ++st) {
+    const uint32_t end = sc->stripe_start[st];
+    if (begin == end) continue;
+    Stripe& s = stripes_[st];
+    LockGuard<SpinLock> guard(s.lock);
+    for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
+    for (uint32_t j = begin; j < end; ++j) {
+      const uint32_t i = sc->order[j];
+      const Slot* slot = FindOrCreate(s, keys[i], sc->hashes[i]);
+      __builtin_prefetch(s.arena.data() + slot->offset);
+      sc->slots[j] = *slot;
+    }
+    // FindOrCreate may grow the arena, so views are taken only after all lookups.
+    for (uint32_t j = begin; j < end; ++j) {
+      Entry e = View(s, sc->slots[j]);
+      row_op(sc->order[j], e);
+    }
+    begin = end;
+  }
+}
+
+void ParamStore::PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
+                           BatchScratch* scratch) {
+  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+    std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
+  });
+}
+
+void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
+                           const float* in, BatchScratch* scratch) {
+  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+    const float* u = in + offsets[i];
+    ApplyUpdate(optimizer_, e.value, e.state, u, e.length);
+    if (e.delta != nullptr)
+      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += u[d];
+  });
+}
+
+void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
+                          const float* in, BatchScratch* scratch) {
+  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+    std::memcpy(e.value, in + offsets[i], e.length * sizeof(float));
+  });
 }
 
 bool ParamStore::Pull(Key key, float* out, bool create) {
@@ -63,14 +121,14 @@ bool ParamStore::Set(Key key, const float* value, bool create) {
   return With(key, create, [&](Entry& e) { std::memcpy(e.value, value, e.length * sizeof(float)); });
 }
 
-void ParamStore::Install(Key key, CopyKind kind, const float* row, uint64_t version) {
+void ParamStore::Install(Key key, CopyKind kind, const float* row, uint16_t version) {
   Stripe& s = StripeOf(key);
   LockGuard<SpinLock> guard(s.lock);
   if (Slot* old = s.index.Find(key)) {
     Free(s, *old);
     s.index.Erase(key);
   }
-  Slot* slot = Allocate(s, key, kind);
+  Slot* slot = Allocate(s, key, Mix64(key), kind);
   slot->version = version;
   std::memcpy(s.arena.data() + slot->offset, row, RowLength(key) * sizeof(float));
 }

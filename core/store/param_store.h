@@ -36,6 +36,14 @@ class ParamStore {
   // Fills the initial value of a newly created key; must be deterministic per key.
   using Initializer = std::function<void(Key key, std::span<float> value)>;
 
+  // Where an entry lives (internal; public only so BatchScratch can hold pointers).
+  struct Slot {  // 16 bytes: a bucket (key + slot + flag) stays within 32 bytes
+    uint64_t offset = 0;  // into the stripe arena
+    uint32_t length = 0;
+    uint16_t version = 0;
+    CopyKind kind = CopyKind::kMain;
+  };
+
   // A view of one entry, valid only inside the callback that received it.
   struct Entry {
     float* value;
@@ -43,7 +51,7 @@ class ParamStore {
     float* delta;  // replicas only: updates since the last sync; nullptr for main copies
     uint32_t length;
     CopyKind kind;
-    uint64_t* version;  // per-entry counter for the protocol (e.g. replica sync rounds)
+    uint16_t* version;  // per-entry counter for the protocol (e.g. replica sync rounds; wraps)
   };
 
   ParamStore(ValueLayout layout, Initializer init, OptimizerConfig optimizer = {},
@@ -62,12 +70,31 @@ class ParamStore {
   // Overwrites the value only (optimizer state and replica delta stay).
   bool Set(Key key, const float* value, bool create);
 
+  // Batch hot path: keys[i]'s value goes to / comes from buf + offsets[i].
+  // Keys are grouped by stripe so each stripe is locked once per batch and
+  // the lookups and row copies of a group overlap their cache misses.
+  // `scratch` is caller-owned memory reused across calls (one per worker);
+  // its `hashes` must hold Mix64(keys[i]) (the caller computed them to route).
+  // Every key is created if absent (REQUIRES: the caller decided they are local).
+  struct BatchScratch {
+    std::vector<uint32_t> order;
+    std::vector<uint64_t> hashes;  // Mix64 of each key, filled by the caller
+    std::vector<uint32_t> stripe_start;
+    std::vector<Slot> slots;  // copies: an insert may rehash the index
+  };
+  void PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
+                 BatchScratch* scratch);
+  void PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
+                 BatchScratch* scratch);
+  void SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
+                BatchScratch* scratch);
+
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
   template <typename F>
   bool With(Key key, bool create, F&& f) {
     Stripe& s = StripeOf(key);
     LockGuard<SpinLock> guard(s.lock);
-    Slot* slot = create ? FindOrCreate(s, key) : s.index.Find(key);
+    Slot* slot = create ? FindOrCreate(s, key, Mix64(key)) : s.index.Find(key);
     if (slot == nullptr) return false;
     Entry e = View(s, *slot);
     f(e);
@@ -76,7 +103,7 @@ class ParamStore {
 
   // Inserts or overwrites an entry from a row (value + state): relocation
   // hand-over, replica creation, restore. A replica starts with a zero delta.
-  void Install(Key key, CopyKind kind, const float* row, uint64_t version = 0);
+  void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);
   // Removes the entry; copies its row into `row_out` (if not null). False if absent.
   bool Remove(Key key, float* row_out);
   bool Contains(Key key);
@@ -87,12 +114,6 @@ class ParamStore {
   bool ReadRow(Key key, float* row_out);
 
  private:
-  struct Slot {
-    uint64_t offset = 0;  // into the stripe arena
-    uint64_t version = 0;
-    uint32_t length = 0;
-    CopyKind kind = CopyKind::kMain;
-  };
   struct Stripe {
     SpinLock lock;
     FlatKeyMap<Slot> index;
@@ -100,9 +121,14 @@ class ParamStore {
     std::unordered_map<uint32_t, std::vector<uint64_t>> free_by_size;
   };
 
-  Stripe& StripeOf(Key key) { return stripes_[(Mix64(key) >> 40) & stripe_mask_]; }
-  Slot* FindOrCreate(Stripe& s, Key key);
-  Slot* Allocate(Stripe& s, Key key, CopyKind kind);
+  // Stripe from high hash bits, bucket from low bits: independent choices.
+  uint64_t StripeOfHash(uint64_t hash) const { return (hash >> 40) & stripe_mask_; }
+  Stripe& StripeOf(Key key) { return stripes_[StripeOfHash(Mix64(key))]; }
+  // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per stripe.
+  template <typename RowOp>
+  void ForBatch(std::span<const Key> keys, BatchScratch* scratch, RowOp&& row_op);
+  Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
+  Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);
   uint32_t SlotFloats(const Slot& slot) const {
     return slot.length * (1 + optimizer_.StateRows() + (slot.kind == CopyKind::kReplica ? 1 : 0));

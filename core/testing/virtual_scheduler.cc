@@ -30,36 +30,29 @@ int VirtualScheduler::Spawn(std::string name, std::function<void()> body) {
 }
 
 void VirtualScheduler::ThreadMain(int id) {
-  {
-    std::unique_lock<std::mutex> lock(baton_mu_);
-    baton_cv_.wait(lock, [&] { return running_ == id; });
-  }
+  contexts_[id]->resume.acquire();
   contexts_[id]->body();
-  std::unique_lock<std::mutex> lock(baton_mu_);
   contexts_[id]->finished = true;
   running_ = -1;
-  baton_cv_.notify_all();
+  scheduler_resume_.release();
 }
 
 void VirtualScheduler::SwitchTo(int id) {
   Context& c = *contexts_[id];
-  std::unique_lock<std::mutex> lock(baton_mu_);
   running_ = id;
   if (!c.started) {
     c.started = true;
     c.thread = std::thread([this, id] { ThreadMain(id); });
-  } else {
-    baton_cv_.notify_all();
   }
-  baton_cv_.wait(lock, [&] { return running_ == -1; });
+  c.resume.release();
+  scheduler_resume_.acquire();
 }
 
 void VirtualScheduler::YieldToScheduler() {
   const int id = running_;
-  std::unique_lock<std::mutex> lock(baton_mu_);
   running_ = -1;
-  baton_cv_.notify_all();
-  baton_cv_.wait(lock, [&] { return running_ == id; });
+  scheduler_resume_.release();
+  contexts_[id]->resume.acquire();
 }
 
 void VirtualScheduler::Park() {

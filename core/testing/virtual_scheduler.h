@@ -11,10 +11,9 @@
 // the baton (the scheduler thread or the one running worker).
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
+#include <semaphore>
 #include <queue>
 #include <string>
 #include <thread>
@@ -68,6 +67,7 @@ class VirtualScheduler {
     std::string name;
     std::function<void()> body;
     std::thread thread;
+    std::binary_semaphore resume{0};  // released to hand this context the baton
     bool started = false;
     bool parked = false;
     bool finished = false;
@@ -84,9 +84,10 @@ class VirtualScheduler {
   uint64_t seq_ = 0;
   uint64_t events_ = 0;
 
-  std::mutex baton_mu_;
-  std::condition_variable baton_cv_;
-  int running_ = -1;  // who holds the baton; guarded by baton_mu_ when switching
+  // Baton passing: exactly one of the scheduler and the contexts runs; the
+  // semaphores' release/acquire order every hand-over (and its memory effects).
+  std::binary_semaphore scheduler_resume_{0};
+  int running_ = -1;  // who holds the baton
 };
 
 }  // namespace augur
