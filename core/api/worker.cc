@@ -1,13 +1,12 @@
 #include "core/api/worker.h"
 
 #include "core/base/check.h"
-#include "core/protocol/home.h"
 #include "core/protocol/node.h"
 
 namespace augur {
 
 Worker::Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker)
-    : node_(node), id_(id), parker_(std::move(parker)), batch_of_dest_(node.num_nodes(), -1) {}
+    : node_(node), id_(id), parker_(std::move(parker)) {}
 
 NodeId Worker::node_id() const { return node_.self(); }
 uint32_t Worker::num_nodes() const { return node_.num_nodes(); }
@@ -18,104 +17,50 @@ size_t Worker::TotalLength(std::span<const Key> keys) const {
   return n;
 }
 
-Worker::Batch& Worker::BatchFor(NodeId dest) {
-  int32_t& idx = batch_of_dest_[dest];
-  if (idx < 0) {
-    if (active_batches_ == batches_.size()) batches_.emplace_back();
-    idx = static_cast<int32_t>(active_batches_++);
-    batches_[idx].dest = dest;
-  }
-  return batches_[idx];
-}
-
-void Worker::ClearBatches() {
-  for (size_t i = 0; i < active_batches_; ++i) {
-    Batch& b = batches_[i];
-    batch_of_dest_[b.dest] = -1;
-    b.keys.clear();
-    b.slots.clear();
-    b.values.clear();
-  }
-  active_batches_ = 0;
-}
-
-Ticket Worker::SendBatches(MessageType type, std::span<float> pull_out) {
-  if (active_batches_ == 0) return Ticket{};
-  uint64_t remote = 0;
-  for (size_t i = 0; i < active_batches_; ++i) remote += batches_[i].keys.size();
-  remote_accesses_ += remote;
-  // Register the operation (and the pull's output buffer) before any request leaves.
-  const uint64_t op = node_.BeginOp(id_, type, remote, pull_out.data(), pull_out.size());
-  for (size_t i = 0; i < active_batches_; ++i) {
-    Batch& b = batches_[i];
-    Message m;
-    m.type = type;
-    m.src = m.origin = node_.self();
-    m.op_id = op;
-    m.keys = std::move(b.keys);
-    m.slots = std::move(b.slots);
-    m.values = std::move(b.values);
-    node_.SendMessage(b.dest, m);
-  }
-  ClearBatches();
-  return Ticket{op};
-}
-
-void Worker::Route(std::span<const Key> keys, const float* values, bool with_values) {
+Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* in,
+                      std::span<float> out) {
   const ValueLayout& layout = node_.layout();
-  local_keys_.clear();
-  local_offsets_.clear();
-  scratch_.hashes.clear();
-  const NodeId self = node_.self();
-  const uint32_t nodes = node_.num_nodes();
+  offsets_.resize(keys.size());
   uint32_t offset = 0;
-  for (Key k : keys) {
-    const uint32_t len = layout.Length(k);
-    const uint64_t hash = Mix64(k);
-    const NodeId home = HomeNodeOfHash(hash, nodes);
-    if (home == self) {
-      local_keys_.push_back(k);
-      local_offsets_.push_back(offset);
-      scratch_.hashes.push_back(hash);
-    } else {
-      Batch& b = BatchFor(home);
-      b.keys.push_back(k);
-      if (with_values) {
-        b.values.insert(b.values.end(), values + offset, values + offset + len);
-      } else {
-        b.slots.push_back(offset);
-      }
-    }
-    offset += len;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    offsets_[i] = offset;
+    offset += layout.Length(keys[i]);
   }
-  local_accesses_ += local_keys_.size();
+  ParamStore& store = node_.store();
+  switch (type) {
+    case MessageType::kPullRequest:
+      store.PullBatch(keys, offsets_, out.data(), &scratch_);
+      break;
+    case MessageType::kPushRequest:
+      store.PushBatch(keys, offsets_, in, &scratch_);
+      break;
+    default:
+      store.SetBatch(keys, offsets_, in, &scratch_);
+      break;
+  }
+  const size_t missing = scratch_.missing.size();
+  local_accesses_ += keys.size() - missing;
+  remote_accesses_ += missing;
+  if (missing == 0) return Ticket{};
+  return node_.SlowPath(id_, type, keys, offsets_, scratch_.missing, in, out);
 }
 
 Ticket Worker::Pull(std::span<const Key> keys, std::span<float> out) {
   AUGUR_CHECK(out.size() == TotalLength(keys), "pull buffer has %zu floats, keys need %zu",
               out.size(), TotalLength(keys));
-  Route(keys, nullptr, false);
-  if (!local_keys_.empty())
-    node_.store().PullBatch(local_keys_, local_offsets_, out.data(), &scratch_);
-  return SendBatches(MessageType::kPullRequest, out);
+  return Access(MessageType::kPullRequest, keys, nullptr, out);
 }
 
 Ticket Worker::Push(std::span<const Key> keys, std::span<const float> updates) {
   AUGUR_CHECK(updates.size() == TotalLength(keys), "push has %zu floats, keys need %zu",
               updates.size(), TotalLength(keys));
-  Route(keys, updates.data(), true);
-  if (!local_keys_.empty())
-    node_.store().PushBatch(local_keys_, local_offsets_, updates.data(), &scratch_);
-  return SendBatches(MessageType::kPushRequest, {});
+  return Access(MessageType::kPushRequest, keys, updates.data(), {});
 }
 
 Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {
   AUGUR_CHECK(values.size() == TotalLength(keys), "set has %zu floats, keys need %zu",
               values.size(), TotalLength(keys));
-  Route(keys, values.data(), true);
-  if (!local_keys_.empty())
-    node_.store().SetBatch(local_keys_, local_offsets_, values.data(), &scratch_);
-  return SendBatches(MessageType::kSetRequest, {});
+  return Access(MessageType::kSetRequest, keys, values.data(), {});
 }
 
 bool Worker::IsDone(Ticket t) { return t.id == 0 || node_.OpDone(t.id); }
@@ -147,6 +92,13 @@ void Worker::Intent(std::span<const Key> keys, Clock start, Clock end) {
 void Worker::AdvanceClock() {
   ++clock_;
   node_.RecordClock(id_, clock_);
+}
+
+void Worker::WaitSync() {
+  Node::Effects fx;
+  const uint64_t op = node_.StartWaitSync(id_, &fx);
+  node_.Flush(fx);
+  if (op != 0) ParkUntil([&] { return node_.OpDone(op); });
 }
 
 void Worker::Barrier() {

@@ -3,8 +3,11 @@
 // Owned by its Node; used by exactly one worker context at a time (not
 // thread-safe by itself). All data operations are asynchronous and return a
 // Ticket; buffers passed to them must stay valid until the ticket completes.
-// Keys of the local node take the hot path (direct store access, no message);
-// others become one batched message per destination node.
+// Keys held locally (main copy or replica) take the hot path: direct store
+// access under a short striped lock, no message, no engine lock. The others
+// go through the node's protocol engine (Node::SlowPath): created at their
+// home on first touch, queued if on their way here, else one batched
+// request message per destination node.
 //
 // Values: each key has ValueLayout::Length(key) floats; a batch's buffer is
 // the concatenation of its keys' values in key order.
@@ -50,6 +53,10 @@ class Worker {
   void AdvanceClock();
   Clock clock() const { return clock_; }
 
+  // Flushes every replica delta of this node to its main copy and refreshes
+  // the replicas (one sync round), then waits for it (REFERENCE §3).
+  void WaitSync();
+
   // Global barrier over all workers of all nodes. Completes this worker's
   // outstanding operations first, so after it every earlier push is applied.
   void Barrier();
@@ -71,16 +78,8 @@ class Worker {
 
  private:
   friend class Node;
-  struct Batch {
-    NodeId dest;
-    std::vector<Key> keys;
-    std::vector<uint32_t> slots;
-    std::vector<float> values;
-  };
-  Batch& BatchFor(NodeId dest);
-  void ClearBatches();
-  // Registers one operation over all active batches and sends them (one message per node).
-  Ticket SendBatches(MessageType type, std::span<float> pull_out);
+  // Hot path for every key, slow path for the ones the store did not serve.
+  Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up).
   template <typename Done>
   void ParkUntil(Done done);
@@ -91,16 +90,8 @@ class Worker {
   Clock clock_ = 0;
   uint64_t local_accesses_ = 0;
   uint64_t remote_accesses_ = 0;
-  // Splits keys into local ones (local_keys_/local_offsets_) and per-node batches;
-  // with_values copies each remote key's floats from `values` into its batch.
-  void Route(std::span<const Key> keys, const float* values, bool with_values);
-
-  std::vector<Key> local_keys_;
-  std::vector<uint32_t> local_offsets_;
+  std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
   ParamStore::BatchScratch scratch_;
-  std::vector<int32_t> batch_of_dest_;  // dest -> index into batches_, -1 if none
-  std::vector<Batch> batches_;
-  size_t active_batches_ = 0;
 };
 
 }  // namespace augur

@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define AUGUR_CHECK(cond, ...)                                                     \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      std::fprintf(stderr, "augur: invariant violated at %s:%d: %s: ", __FILE__,   \
-                   __LINE__, #cond);                                               \
-      std::fprintf(stderr, __VA_ARGS__);                                           \
-      std::fprintf(stderr, "\n");                                                  \
-      std::abort();                                                                \
-    }                                                                              \
+#define AUGUR_CHECK(cond, ...)                                                                     \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      std::fprintf(stderr, "augur: invariant violated at %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+      std::fprintf(stderr, __VA_ARGS__);                                                           \
+      std::fprintf(stderr, "\n");                                                                  \
+      std::abort();                                                                                \
+    }                                                                                              \
   } while (0)

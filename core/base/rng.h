@@ -44,7 +44,9 @@ class Rng {
     return result;
   }
   // Uniform in [0, n). REQUIRES: n > 0.
-  uint64_t Below(uint64_t n) { return static_cast<uint64_t>((static_cast<__uint128_t>(Next()) * n) >> 64); }
+  uint64_t Below(uint64_t n) {
+    return static_cast<uint64_t>((static_cast<__uint128_t>(Next()) * n) >> 64);
+  }
   // Uniform in [0, 1).
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 

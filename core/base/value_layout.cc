@@ -15,8 +15,9 @@ Result<ValueLayout> ValueLayout::Create(uint32_t default_length, std::vector<Ran
                            std::to_string(r.end) + ") needs begin < end and length > 0");
     }
     if (i > 0 && ranges[i - 1].end > r.begin) {
-      return Status::Error("value layout: ranges starting at " + std::to_string(ranges[i - 1].begin) +
-                           " and " + std::to_string(r.begin) + " overlap");
+      return Status::Error("value layout: ranges starting at " +
+                           std::to_string(ranges[i - 1].begin) + " and " + std::to_string(r.begin) +
+                           " overlap");
     }
   }
   ValueLayout layout(default_length);

@@ -7,14 +7,34 @@ namespace augur {
 
 const char* MessageTypeName(MessageType type) {
   switch (type) {
-    case MessageType::kPullRequest: return "pull-request";
-    case MessageType::kPullResponse: return "pull-response";
-    case MessageType::kPushRequest: return "push-request";
-    case MessageType::kPushAck: return "push-ack";
-    case MessageType::kSetRequest: return "set-request";
-    case MessageType::kSetAck: return "set-ack";
-    case MessageType::kBarrierArrive: return "barrier-arrive";
-    case MessageType::kBarrierRelease: return "barrier-release";
+    case MessageType::kPullRequest:
+      return "pull-request";
+    case MessageType::kPullResponse:
+      return "pull-response";
+    case MessageType::kPushRequest:
+      return "push-request";
+    case MessageType::kPushAck:
+      return "push-ack";
+    case MessageType::kSetRequest:
+      return "set-request";
+    case MessageType::kSetAck:
+      return "set-ack";
+    case MessageType::kBarrierArrive:
+      return "barrier-arrive";
+    case MessageType::kBarrierRelease:
+      return "barrier-release";
+    case MessageType::kLocalizeRequest:
+      return "localize-request";
+    case MessageType::kHandover:
+      return "handover";
+    case MessageType::kOwnerUpdate:
+      return "owner-update";
+    case MessageType::kReplicaGrant:
+      return "replica-grant";
+    case MessageType::kSyncRequest:
+      return "sync-request";
+    case MessageType::kSyncResponse:
+      return "sync-response";
   }
   return "unknown";
 }

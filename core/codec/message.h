@@ -14,6 +14,10 @@
 namespace augur {
 
 enum class MessageType : uint8_t {
+  // Requests (pull/push/set/localize/sync) may be forwarded: origin stays the
+  // node that started the operation, src is the last hop. aux bit 0 (kViaHome)
+  // marks a request the key's home node routed to the owner it recorded.
+  //
   // keys: requested keys; slots: float offset of each key in the requester's
   // output buffer; op_id: the requester's operation; origin: the requester.
   kPullRequest = 1,
@@ -28,8 +32,27 @@ enum class MessageType : uint8_t {
   // aux: barrier generation. Arrive goes to node 0, Release comes from it.
   kBarrierArrive = 7,
   kBarrierRelease = 8,
-  kMaxType = 8,
+  // keys: keys the origin wants local (intent, or a static replica). Routed
+  // like a request to the main copy, whose node answers with kHandover or
+  // kReplicaGrant (REFERENCE §2.3, §2.6).
+  kLocalizeRequest = 9,
+  // keys + values (rows: value and optimizer state): the main copies move to
+  // the receiver. op_id: a sync operation this completes (0 if none).
+  kHandover = 10,
+  // keys; aux: the new owner. Old owner -> home: update the directory.
+  kOwnerUpdate = 11,
+  // keys + values (rows): replicas for the receiver.
+  kReplicaGrant = 12,
+  // keys + values (replica deltas); slots: per-key sync version, with
+  // kDropBit set when the holder drops the replica after this flush.
+  kSyncRequest = 13,
+  // keys + values (fresh rows) for kept replicas; aux: dropped keys acknowledged.
+  kSyncResponse = 14,
+  kMaxType = 14,
 };
+
+inline constexpr uint32_t kViaHome = 1;
+inline constexpr uint32_t kDropBit = 0x80000000u;
 
 const char* MessageTypeName(MessageType type);
 

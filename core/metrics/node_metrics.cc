@@ -11,6 +11,16 @@ MetricsSnapshot& MetricsSnapshot::operator+=(const MetricsSnapshot& o) {
   remote_accesses += o.remote_accesses;
   intents += o.intents;
   intent_keys += o.intent_keys;
+  relocations += o.relocations;
+  replicas_created += o.replicas_created;
+  replicas_dropped += o.replicas_dropped;
+  replica_syncs += o.replica_syncs;
+  forwards += o.forwards;
+  localize_requests += o.localize_requests;
+  late_accesses += o.late_accesses;
+  lead_count += o.lead_count;
+  lead_clocks_sum += o.lead_clocks_sum;
+  if (o.lead_clocks_p99 > lead_clocks_p99) lead_clocks_p99 = o.lead_clocks_p99;
   return *this;
 }
 

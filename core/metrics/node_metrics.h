@@ -19,6 +19,16 @@ struct MetricsSnapshot {
   uint64_t remote_accesses = 0;  // key accesses that needed a message
   uint64_t intents = 0;          // Intent() calls
   uint64_t intent_keys = 0;      // keys named in them
+  uint64_t relocations = 0;      // main copies handed over by this node
+  uint64_t replicas_created = 0;
+  uint64_t replicas_dropped = 0;
+  uint64_t replica_syncs = 0;  // replica keys flushed to their main copy
+  uint64_t forwards = 0;       // request keys forwarded (stale location)
+  uint64_t localize_requests = 0;
+  uint64_t late_accesses = 0;  // accesses that found a key with active intent not yet local
+  uint64_t lead_count = 0;     // intent signals acted on
+  double lead_clocks_sum = 0;  // sum of (start - clock) at action time
+  double lead_clocks_p99 = 0;  // max over nodes when summed
 
   MetricsSnapshot& operator+=(const MetricsSnapshot& o);
   double LocalAccessRatio() const {
@@ -28,6 +38,13 @@ struct MetricsSnapshot {
 };
 
 struct NodeCounters {
+  std::atomic<uint64_t> relocations{0};
+  std::atomic<uint64_t> replicas_created{0};
+  std::atomic<uint64_t> replicas_dropped{0};
+  std::atomic<uint64_t> replica_syncs{0};
+  std::atomic<uint64_t> forwards{0};
+  std::atomic<uint64_t> localize_requests{0};
+  std::atomic<uint64_t> late_accesses{0};
   std::atomic<uint64_t> messages_sent{0};
   std::atomic<uint64_t> bytes_sent{0};
   std::atomic<uint64_t> messages_received{0};

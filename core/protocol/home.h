@@ -13,6 +13,8 @@ namespace augur {
 inline NodeId HomeNodeOfHash(uint64_t hash, uint32_t num_nodes) {
   return static_cast<NodeId>((static_cast<__uint128_t>(hash) * num_nodes) >> 64);
 }
-inline NodeId HomeNode(Key key, uint32_t num_nodes) { return HomeNodeOfHash(Mix64(key), num_nodes); }
+inline NodeId HomeNode(Key key, uint32_t num_nodes) {
+  return HomeNodeOfHash(Mix64(key), num_nodes);
+}
 
 }  // namespace augur

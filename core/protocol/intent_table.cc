@@ -4,31 +4,31 @@ namespace augur {
 
 void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
   if (end <= start || keys.empty()) return;
-  per_worker_[w].push_back(Signal{start, end, std::vector<Key>(keys.begin(), keys.end())});
-  for (Key k : keys) ++counts_[k];
+  workers_[w].pending.push(Signal{start, end, std::vector<Key>(keys.begin(), keys.end())});
 }
 
-void IntentTable::Expire(WorkerId w, Clock clock) {
-  auto& q = per_worker_[w];
-  // Signals are mostly signalled in end order; sweep the whole queue only when the front expires.
-  if (q.empty() || q.front().end > clock) return;
-  std::deque<Signal> kept;
-  for (Signal& s : q) {
-    if (s.end > clock) {
-      kept.push_back(std::move(s));
-      continue;
-    }
-    for (Key k : s.keys) {
-      auto it = counts_.find(k);
-      if (it != counts_.end() && --it->second == 0) counts_.erase(it);
-    }
+void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
+                          std::vector<Key>* unwanted, std::vector<Clock>* leads) {
+  PerWorker& pw = workers_[w];
+  while (!pw.pending.empty() && pw.pending.top().start <= horizon) {
+    Signal s = pw.pending.top();
+    pw.pending.pop();
+    if (s.end <= clock) continue;  // expired before it was ever acted on
+    leads->push_back(s.start - clock);
+    for (Key k : s.keys)
+      if (++active_[k] == 1) wanted->push_back(k);
+    pw.active.push(std::move(s));
   }
-  q = std::move(kept);
-}
-
-uint32_t IntentTable::ActiveCount(Key key) const {
-  auto it = counts_.find(key);
-  return it == counts_.end() ? 0 : it->second;
+  while (!pw.active.empty() && pw.active.top().end <= clock) {
+    for (Key k : pw.active.top().keys) {
+      auto it = active_.find(k);
+      if (--it->second == 0) {
+        active_.erase(it);
+        unwanted->push_back(k);
+      }
+    }
+    pw.active.pop();
+  }
 }
 
 }  // namespace augur

@@ -1,13 +1,16 @@
 // IntentTable: a node's aggregate of its workers' intent signals (REFERENCE §2.6).
 //
 // Intent(keys, start, end) from worker w means "w will access keys while its
-// clock is in [start, end)". The table answers whether the node has current or
-// upcoming intent for a key and drops signals whose end has passed. Memory is
-// proportional to the live signals, not to the key space.
+// clock is in [start, end)". A signal is *pending* until w's action horizon
+// (clock + window, see ActionTiming) reaches `start`, then *active* until w's
+// clock reaches `end`. The table keeps, per key, the number of active signals
+// over all workers and reports the keys whose count went 0 -> 1 (the node now
+// wants the key) and 1 -> 0 (it no longer does). Memory is proportional to
+// the live signals, not to the key space.
 // Not thread-safe: the Node guards it with its engine mutex.
 #pragma once
 
-#include <deque>
+#include <queue>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -18,14 +21,20 @@ namespace augur {
 
 class IntentTable {
  public:
-  explicit IntentTable(uint32_t workers) : per_worker_(workers) {}
+  explicit IntentTable(uint32_t workers) : workers_(workers) {}
 
   void Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end);
-  // Drops worker w's signals with end <= clock.
-  void Expire(WorkerId w, Clock clock);
-  // Number of live signals (any worker) naming the key.
-  uint32_t ActiveCount(Key key) const;
-  size_t live_keys() const { return counts_.size(); }
+  // Activates w's pending signals with start <= horizon and expires its active
+  // signals with end <= clock. Appends the keys that became wanted/unwanted,
+  // and for each activated signal its lead (start - clock, in clocks).
+  void Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
+               std::vector<Key>* unwanted, std::vector<Clock>* leads);
+  // Number of active signals (any worker) naming the key.
+  uint32_t ActiveCount(Key key) const {
+    auto it = active_.find(key);
+    return it == active_.end() ? 0 : it->second;
+  }
+  size_t active_keys() const { return active_.size(); }
 
  private:
   struct Signal {
@@ -33,8 +42,19 @@ class IntentTable {
     Clock end;
     std::vector<Key> keys;
   };
-  std::vector<std::deque<Signal>> per_worker_;  // each ordered as signalled
-  std::unordered_map<Key, uint32_t> counts_;
+  struct ByStart {
+    bool operator()(const Signal& a, const Signal& b) const { return a.start > b.start; }
+  };
+  struct ByEnd {
+    bool operator()(const Signal& a, const Signal& b) const { return a.end > b.end; }
+  };
+  struct PerWorker {
+    std::priority_queue<Signal, std::vector<Signal>, ByStart> pending;
+    std::priority_queue<Signal, std::vector<Signal>, ByEnd> active;
+  };
+
+  std::vector<PerWorker> workers_;
+  std::unordered_map<Key, uint32_t> active_;
 };
 
 }  // namespace augur

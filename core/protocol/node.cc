@@ -5,11 +5,14 @@
 
 #include "core/base/check.h"
 #include "core/codec/codec.h"
+#include "core/policy/classic_policy.h"
 #include "core/protocol/home.h"
 
 namespace augur {
 
 namespace {
+constexpr size_t kLeadBuckets = 1024;
+
 std::string From(const Message& m) {
   return std::string(MessageTypeName(m.type)) + " from node " + std::to_string(m.src);
 }
@@ -26,37 +29,77 @@ Node::Node(NodeOptions options, Runtime& runtime)
       num_nodes_(runtime.num_nodes()),
       store_(std::move(options.layout), std::move(options.init), options.optimizer,
              options.store_stripes),
+      policy_(options.policy ? options.policy : std::make_shared<ClassicPolicy>()),
+      sync_period_seconds_(options.sync_period_seconds),
+      location_cache_capacity_(options.location_cache_capacity),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
       waiting_(options.workers, 0),
-      intents_(options.workers) {
+      clocks_(options.workers, 0),
+      intents_(options.workers),
+      timing_(options.workers, options.act_immediately),
+      lead_histogram_(kLeadBuckets, 0) {
   AUGUR_CHECK(options.workers > 0, "a node needs at least one worker");
   AUGUR_CHECK(num_nodes_ > 0 && self_ < num_nodes_, "node %u of %u", self_, num_nodes_);
+  AUGUR_CHECK(sync_period_seconds_ > 0, "sync period must be positive");
   for (WorkerId w = 0; w < options.workers; ++w)
     workers_.push_back(std::make_unique<Worker>(*this, w, runtime.NewParker()));
 }
 
 NodeId Node::HomeOf(Key key) const { return HomeNode(key, num_nodes_); }
-bool Node::IsLocal(Key key) const { return HomeOf(key) == self_; }
 
-MetricsSnapshot Node::Metrics() const {
+MetricsSnapshot Node::Metrics() {
   MetricsSnapshot s;
-  s.messages_sent = counters_.messages_sent.load(std::memory_order_relaxed);
-  s.bytes_sent = counters_.bytes_sent.load(std::memory_order_relaxed);
-  s.messages_received = counters_.messages_received.load(std::memory_order_relaxed);
-  s.bytes_received = counters_.bytes_received.load(std::memory_order_relaxed);
-  s.intents = counters_.intents.load(std::memory_order_relaxed);
-  s.intent_keys = counters_.intent_keys.load(std::memory_order_relaxed);
+  auto get = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+  s.messages_sent = get(counters_.messages_sent);
+  s.bytes_sent = get(counters_.bytes_sent);
+  s.messages_received = get(counters_.messages_received);
+  s.bytes_received = get(counters_.bytes_received);
+  s.intents = get(counters_.intents);
+  s.intent_keys = get(counters_.intent_keys);
+  s.relocations = get(counters_.relocations);
+  s.replicas_created = get(counters_.replicas_created);
+  s.replicas_dropped = get(counters_.replicas_dropped);
+  s.replica_syncs = get(counters_.replica_syncs);
+  s.forwards = get(counters_.forwards);
+  s.localize_requests = get(counters_.localize_requests);
+  s.late_accesses = get(counters_.late_accesses);
   for (const auto& w : workers_) {
     s.local_accesses += w->local_accesses();
     s.remote_accesses += w->remote_accesses();
   }
+  LockGuard<Mutex> g(*mu_);
+  uint64_t n = 0;
+  for (size_t b = 0; b < lead_histogram_.size(); ++b) {
+    n += lead_histogram_[b];
+    s.lead_clocks_sum += static_cast<double>(b) * lead_histogram_[b];
+  }
+  s.lead_count = n;
+  uint64_t seen = 0;
+  for (size_t b = 0; b < lead_histogram_.size() && n > 0; ++b) {
+    seen += lead_histogram_[b];
+    if (seen * 100 >= n * 99) {
+      s.lead_clocks_p99 = static_cast<double>(b);
+      break;
+    }
+  }
   return s;
+}
+
+void Node::RecordLead(Clock lead) {
+  const size_t b = lead < 0 ? 0 : std::min<size_t>(static_cast<size_t>(lead), kLeadBuckets - 1);
+  ++lead_histogram_[b];
 }
 
 size_t Node::PendingOperations() {
   LockGuard<Mutex> g(*mu_);
   return ops_.size();
+}
+
+size_t Node::DirectoryEntries() {
+  LockGuard<Mutex> g(*mu_);
+  return directory_.size() + location_cache_.size() + incoming_.size() + holders_.size() +
+         replicas_.size();
 }
 
 void Node::SendMessage(NodeId to, const Message& m) {
@@ -66,8 +109,23 @@ void Node::SendMessage(NodeId to, const Message& m) {
   runtime_.Send(to, std::move(frame));
 }
 
+void Node::Flush(Effects& fx) {
+  for (auto& [to, m] : fx.out.messages()) SendMessage(to, m);
+  fx.out.messages().clear();
+  fx.wake.Fire();
+  if (fx.arm_timer) EnsureTimer();
+}
+
+void Node::EnsureTimer() {
+  {
+    LockGuard<Mutex> g(*mu_);
+    if (timer_armed_) return;
+    timer_armed_ = true;
+  }
+  runtime_.SetTimer(sync_period_seconds_, kSyncTimer);
+}
+
 uint64_t Node::BeginOp(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len) {
-  LockGuard<Mutex> g(*mu_);
   const uint64_t id = next_op_id_++;
   ops_.emplace(id, PendingOp{w, kind, keys, out, out_len});
   ++outstanding_[w];
@@ -89,31 +147,34 @@ void Node::SetWaiting(WorkerId w, bool waiting) {
   waiting_[w] = waiting ? 1 : 0;
 }
 
-void Node::CompleteKeys(uint64_t op_id, uint64_t keys, Wakeups* wake) {
+void Node::CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx) {
   auto it = ops_.find(op_id);
   AUGUR_CHECK(it != ops_.end(), "op %llu vanished", static_cast<unsigned long long>(op_id));
   PendingOp& op = it->second;
+  AUGUR_CHECK(keys <= op.remaining_keys, "op %llu completed twice",
+              static_cast<unsigned long long>(op_id));
   op.remaining_keys -= keys;
   if (op.remaining_keys > 0) return;
   const WorkerId w = op.worker;
   ops_.erase(it);
   --outstanding_[w];
-  if (waiting_[w]) wake->parkers.push_back(workers_[w]->parker_.get());
+  if (waiting_[w]) fx->wake.parkers.push_back(workers_[w]->parker_.get());
 }
 
-void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
-  counters_.intents.fetch_add(1, std::memory_order_relaxed);
-  counters_.intent_keys.fetch_add(keys.size(), std::memory_order_relaxed);
-  LockGuard<Mutex> g(*mu_);
-  intents_.Add(w, keys, start, end);
+void Node::OnTimer(uint64_t timer_id) {
+  if (timer_id != kSyncTimer) return;
+  Effects fx;
+  {
+    LockGuard<Mutex> g(*mu_);
+    for (WorkerId w = 0; w < workers_.size(); ++w) {
+      timing_.OnSyncRound(w, clocks_[w]);
+      ActOnIntents(w, &fx);  // the window may have grown
+    }
+    SyncRound(/*op_id=*/0, &fx);
+  }
+  Flush(fx);
+  runtime_.SetTimer(sync_period_seconds_, kSyncTimer);
 }
-
-void Node::RecordClock(WorkerId w, Clock clock) {
-  LockGuard<Mutex> g(*mu_);
-  intents_.Expire(w, clock);
-}
-
-void Node::OnTimer(uint64_t /*timer_id*/) {}
 
 Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
   Result<Message> decoded = Decode(frame);
@@ -130,6 +191,8 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
     case MessageType::kPullRequest:
     case MessageType::kPushRequest:
     case MessageType::kSetRequest:
+    case MessageType::kLocalizeRequest:
+    case MessageType::kSyncRequest:
       return HandleRequest(m);
     case MessageType::kPullResponse:
     case MessageType::kPushAck:
@@ -138,13 +201,21 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
     case MessageType::kBarrierArrive:
     case MessageType::kBarrierRelease:
       return HandleBarrier(m);
+    case MessageType::kHandover:
+      return HandleHandover(m);
+    case MessageType::kOwnerUpdate:
+      return HandleOwnerUpdate(m);
+    case MessageType::kReplicaGrant:
+      return HandleReplicaGrant(m);
+    case MessageType::kSyncResponse:
+      return HandleSyncResponse(m);
   }
   return Status::Error(From(m) + ": unhandled type");
 }
 
-Status Node::CheckValueCount(const Message& m) const {
+Status Node::CheckValueCount(const Message& m, bool rows) const {
   uint64_t need = 0;
-  for (Key k : m.keys) need += layout().Length(k);
+  for (Key k : m.keys) need += rows ? store_.RowLength(k) : layout().Length(k);
   if (need != m.values.size()) {
     return Status::Error(From(m) + ": " + std::to_string(m.values.size()) +
                          " values for keys needing " + std::to_string(need));
@@ -152,56 +223,14 @@ Status Node::CheckValueCount(const Message& m) const {
   return Status::Ok();
 }
 
-Status Node::HandleRequest(const Message& m) {
-  for (Key k : m.keys) {
-    if (!IsLocal(k)) {
-      return Status::Error(From(m) + ": key " + std::to_string(k) + " is homed at node " +
-                           std::to_string(HomeOf(k)) + ", not here");
-    }
-  }
-  Message reply;
-  reply.src = self_;
-  reply.origin = m.origin;
-  reply.op_id = m.op_id;
-  if (m.type == MessageType::kPullRequest) {
-    if (m.slots.size() != m.keys.size()) return Status::Error(From(m) + ": slots do not match keys");
-    reply.type = MessageType::kPullResponse;
-    reply.keys = m.keys;
-    reply.slots = m.slots;
-    uint64_t total = 0;
-    for (Key k : m.keys) total += layout().Length(k);
-    reply.values.resize(total);
-    float* at = reply.values.data();
-    for (Key k : m.keys) {
-      store_.Pull(k, at, /*create=*/true);
-      at += layout().Length(k);
-    }
-  } else {
-    if (Status s = CheckValueCount(m); !s.ok()) return s;
-    const bool push = m.type == MessageType::kPushRequest;
-    const float* at = m.values.data();
-    for (Key k : m.keys) {
-      if (push) {
-        store_.Push(k, at, /*create=*/true);
-      } else {
-        store_.Set(k, at, /*create=*/true);
-      }
-      at += layout().Length(k);
-    }
-    reply.type = push ? MessageType::kPushAck : MessageType::kSetAck;
-    reply.aux = static_cast<uint32_t>(m.keys.size());
-  }
-  SendMessage(m.origin, reply);
-  return Status::Ok();
-}
-
 Status Node::HandleResponse(const Message& m) {
   const bool pull = m.type == MessageType::kPullResponse;
   if (pull) {
-    if (Status s = CheckValueCount(m); !s.ok()) return s;
-    if (m.slots.size() != m.keys.size()) return Status::Error(From(m) + ": slots do not match keys");
+    if (Status s = CheckValueCount(m, false); !s.ok()) return s;
+    if (m.slots.size() != m.keys.size())
+      return Status::Error(From(m) + ": slots do not match keys");
   }
-  Wakeups wake;
+  Effects fx;
   {
     LockGuard<Mutex> g(*mu_);
     auto it = ops_.find(m.op_id);
@@ -210,7 +239,7 @@ Status Node::HandleResponse(const Message& m) {
     }
     PendingOp& op = it->second;
     const uint64_t keys = pull ? m.keys.size() : m.aux;
-    const MessageType want = op.kind == MessageType::kPullRequest ? MessageType::kPullResponse
+    const MessageType want = op.kind == MessageType::kPullRequest   ? MessageType::kPullResponse
                              : op.kind == MessageType::kPushRequest ? MessageType::kPushAck
                                                                     : MessageType::kSetAck;
     if (m.type != want || keys > op.remaining_keys) {
@@ -229,17 +258,17 @@ Status Node::HandleResponse(const Message& m) {
         const uint32_t len = layout().Length(m.keys[i]);
         std::memcpy(op.out + m.slots[i], at, len * sizeof(float));
         at += len;
+        NoteLocation(m.keys[i], m.src);
       }
     }
-    CompleteKeys(m.op_id, keys, &wake);
+    CompleteKeys(m.op_id, keys, &fx);
   }
-  wake.Fire();
+  Flush(fx);
   return Status::Ok();
 }
 
 void Node::ArriveAtBarrier(WorkerId /*w*/, uint64_t* generation_out) {
-  std::vector<std::pair<NodeId, Message>> out;
-  Wakeups wake;
+  Effects fx;
   {
     LockGuard<Mutex> g(*mu_);
     const uint64_t gen = barrier_generation_;
@@ -248,34 +277,25 @@ void Node::ArriveAtBarrier(WorkerId /*w*/, uint64_t* generation_out) {
       barrier_arrived_ = 0;
       ++barrier_generation_;
       if (self_ == 0) {
-        if (++coordinator_arrivals_[gen] == num_nodes_) ReleaseBarrier(gen, &out, &wake);
+        if (++coordinator_arrivals_[gen] == num_nodes_) ReleaseBarrier(gen, &fx);
       } else {
-        Message m;
-        m.type = MessageType::kBarrierArrive;
-        m.src = m.origin = self_;
-        m.aux = static_cast<uint32_t>(gen);
-        out.emplace_back(0, std::move(m));
+        fx.out.To(0, MessageType::kBarrierArrive, self_, self_, 0, static_cast<uint32_t>(gen));
       }
     }
   }
-  for (auto& [to, m] : out) SendMessage(to, m);
-  wake.Fire();
+  Flush(fx);
 }
 
-void Node::ReleaseBarrier(uint64_t generation, std::vector<std::pair<NodeId, Message>>* out,
-                          Wakeups* wake) {
+void Node::ReleaseBarrier(uint64_t generation, Effects* fx) {
   coordinator_arrivals_.erase(generation);
   for (NodeId n = 0; n < num_nodes_; ++n) {
-    if (n == self_) continue;
-    Message m;
-    m.type = MessageType::kBarrierRelease;
-    m.src = m.origin = self_;
-    m.aux = static_cast<uint32_t>(generation);
-    out->emplace_back(n, std::move(m));
+    if (n != self_)
+      fx->out.To(n, MessageType::kBarrierRelease, self_, self_, 0,
+                 static_cast<uint32_t>(generation));
   }
   barrier_released_ = generation + 1;
   for (WorkerId w = 0; w < workers_.size(); ++w)
-    if (waiting_[w]) wake->parkers.push_back(workers_[w]->parker_.get());
+    if (waiting_[w]) fx->wake.parkers.push_back(workers_[w]->parker_.get());
 }
 
 bool Node::BarrierReleased(uint64_t generation) {
@@ -284,23 +304,22 @@ bool Node::BarrierReleased(uint64_t generation) {
 }
 
 Status Node::HandleBarrier(const Message& m) {
-  std::vector<std::pair<NodeId, Message>> out;
-  Wakeups wake;
+  Effects fx;
   {
     LockGuard<Mutex> g(*mu_);
     if (m.type == MessageType::kBarrierArrive) {
       if (self_ != 0) return Status::Error(From(m) + ": only node 0 coordinates barriers");
-      if (m.aux < barrier_released_) return Status::Error(From(m) + ": generation already released");
-      if (++coordinator_arrivals_[m.aux] == num_nodes_) ReleaseBarrier(m.aux, &out, &wake);
+      if (m.aux < barrier_released_)
+        return Status::Error(From(m) + ": generation already released");
+      if (++coordinator_arrivals_[m.aux] == num_nodes_) ReleaseBarrier(m.aux, &fx);
     } else {
       if (m.src != 0) return Status::Error(From(m) + ": only node 0 releases barriers");
       barrier_released_ = std::max<uint64_t>(barrier_released_, uint64_t{m.aux} + 1);
       for (WorkerId w = 0; w < workers_.size(); ++w)
-        if (waiting_[w]) wake.parkers.push_back(workers_[w]->parker_.get());
+        if (waiting_[w]) fx.wake.parkers.push_back(workers_[w]->parker_.get());
     }
   }
-  for (auto& [to, msg] : out) SendMessage(to, msg);
-  wake.Fire();
+  Flush(fx);
   return Status::Ok();
 }
 

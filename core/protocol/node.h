@@ -1,14 +1,28 @@
 // Node: one parameter-server node's core: store, workers and protocol engine.
 //
 // Owns the ParamStore and the Worker handles; reaches the outside only through
-// the injected Runtime. The runtime delivers messages via OnMessage from its
-// protocol context; workers call in from their own contexts. Engine state
-// (pending operations, barrier, intents) is guarded by one runtime-provided
-// Mutex whose critical sections never call into the runtime: messages and
-// wake-ups are collected under the lock and issued after it is released.
+// the injected Runtime. The runtime delivers messages via OnMessage and timers
+// via OnTimer from its protocol context; workers call in from their own
+// contexts. Engine state (pending operations, directory, location cache,
+// in-transfer queues, replica bookkeeping, intents, barrier) is guarded by one
+// runtime-provided Mutex whose critical sections never call into the runtime:
+// messages and wake-ups are collected under the lock (Outbox, Wakeups) and
+// issued after it is released.
 //
-// Technique in this version: classic static partitioning (REFERENCE §2.1):
-// every key lives at HomeNode(key) and is created there on first touch.
+// Techniques (REFERENCE §2), chosen per key by the Policy:
+//  - classic: every key lives at HomeNode(key), created there on first touch;
+//  - relocation (§2.3): the home node's directory records owners that are not
+//    the home; the old owner hands the row over (3 messages); operations on a
+//    key in transfer queue at the receiver and apply in arrival order;
+//    requests reaching a node that no longer owns the key are forwarded via
+//    the home; location caches save the home hop;
+//  - replication (§2.4, §2.6): replicas accumulate deltas, flushed to the main
+//    copy every sync period with a version so each delta applies exactly once;
+//  - intent (§2.6): signals activate per ActionTiming and trigger localize
+//    requests; the owner decides relocate or replicate.
+// Files: node.cc (lifecycle, dispatch, operations, barrier), node_routing.cc
+// (where a request goes), node_relocation.cc, node_replication.cc,
+// node_intent.cc.
 #pragma once
 
 #include <memory>
@@ -21,7 +35,10 @@
 #include "core/base/value_layout.h"
 #include "core/codec/message.h"
 #include "core/metrics/node_metrics.h"
+#include "core/policy/policy.h"
+#include "core/protocol/action_timing.h"
 #include "core/protocol/intent_table.h"
+#include "core/protocol/outbox.h"
 #include "core/runtime/runtime.h"
 #include "core/store/param_store.h"
 
@@ -30,9 +47,13 @@ namespace augur {
 struct NodeOptions {
   uint32_t workers = 1;
   ValueLayout layout;
-  ParamStore::Initializer init;  // null: zeros
-  OptimizerConfig optimizer;     // how pushes apply (default: additive)
+  ParamStore::Initializer init;          // null: zeros
+  OptimizerConfig optimizer;             // how pushes apply (default: additive)
+  std::shared_ptr<const Policy> policy;  // null: classic
+  double sync_period_seconds = 1e-3;     // replica synchronisation period
+  bool act_immediately = false;          // act on intent at signal time
   uint32_t store_stripes = 64;
+  size_t location_cache_capacity = 1 << 20;  // entries; cleared when full
 };
 
 class Node {
@@ -48,19 +69,17 @@ class Node {
   ParamStore& store() { return store_; }
   Runtime& runtime() { return runtime_; }
   const ValueLayout& layout() const { return store_.layout(); }
+  const Policy& policy() const { return *policy_; }
 
   // Handles one frame from `from`. A malformed or unexpected frame returns an
   // error (the runtime logs it and drops the peer); nothing is applied then.
   Status OnMessage(NodeId from, std::span<const uint8_t> frame);
   void OnTimer(uint64_t timer_id);
 
-  // True when this node serves the key from its own store.
-  bool IsLocal(Key key) const;
   NodeId HomeOf(Key key) const;
-
-  MetricsSnapshot Metrics() const;
-  // Operations issued but not yet completed, over all workers.
+  MetricsSnapshot Metrics();
   size_t PendingOperations();
+  size_t DirectoryEntries();  // memory check: entries kept for routing
 
  private:
   friend class Worker;
@@ -75,32 +94,96 @@ class Node {
     std::vector<Parker*> parkers;
     void Fire();
   };
+  // One key of a request that waits here for its key to arrive.
+  struct Item {
+    MessageType type;
+    NodeId origin;
+    uint64_t op_id;
+    uint32_t slot;  // pull: output offset; sync: version | kDropBit
+    std::vector<float> values;
+  };
+  struct Holder {
+    NodeId node;
+    uint32_t version;  // last sync version applied from it
+  };
+  // Directory entry at the home: the owner, and the ownership epoch (the
+  // number of hand-overs, 16-bit serial arithmetic) so a late owner update
+  // never overwrites a newer one.
+  struct Owner {
+    NodeId node;
+    uint16_t epoch;
+  };
+  struct HeldReplica {
+    NodeId owner;
+    uint32_t version;
+    bool is_static;
+  };
+  // Everything one engine call produces, issued after the lock is released.
+  struct Effects {
+    Outbox out;
+    Wakeups wake;
+    bool arm_timer = false;  // start the sync timer (replication/intent is in use)
+  };
+  static constexpr uint64_t kSyncTimer = 1;
 
-  // Engine entry points used by Worker.
+  // --- node.cc: operations and barrier (worker side).
   uint64_t BeginOp(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len);
   bool OpDone(uint64_t op_id);
   void SetWaiting(WorkerId w, bool waiting);
   bool WorkerIdle(WorkerId w);
+  void Flush(Effects& fx);  // sends and wakes; REQUIRES: lock not held
   void SendMessage(NodeId to, const Message& m);
   void ArriveAtBarrier(WorkerId w, uint64_t* generation_out);
   bool BarrierReleased(uint64_t generation);
+  void CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx);
+  void ReleaseBarrier(uint64_t generation, Effects* fx);
+  Status HandleBarrier(const Message& m);
+  Status HandleResponse(const Message& m);
+  Status CheckValueCount(const Message& m, bool rows) const;
+  void EnsureTimer();
+
+  // --- node_routing.cc: where each key of an operation or request goes.
+  // Worker slow path: keys[missing[i]] were not served by the local store.
+  Ticket SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
+                  std::span<const uint32_t> offsets, std::span<const uint32_t> missing,
+                  const float* in, std::span<float> out);
+  Status HandleRequest(const Message& m);
+  // REQUIRES (all below): lock held.
+  void Dispatch(Key key, Item item, bool via_home, Effects* fx);
+  void Apply(Key key, Item& item, Effects* fx);
+  void Forward(NodeId dest, Key key, const Item& item, bool via_home, Effects* fx);
+  NodeId RemoteDestination(Key key) const;
+  bool HasMain(Key key);
+  void NoteLocation(Key key, NodeId node);
+
+  // --- node_relocation.cc
+  void PlaceKey(Key key, NodeId requester, Effects* fx);
+  void HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx);
+  void RequestLocalize(Key key, Effects* fx);
+  Status HandleHandover(const Message& m);
+  Status HandleOwnerUpdate(const Message& m);
+  Status HandleReplicaGrant(const Message& m);
+  void DrainQueue(Key key, bool as_replica, Effects* fx);
+
+  // --- node_replication.cc
+  size_t SyncRound(uint64_t op_id, Effects* fx);
+  void ApplySync(Key key, Item& item, Effects* fx);
+  Status HandleSyncResponse(const Message& m);
+  uint64_t StartWaitSync(WorkerId w, Effects* fx);
+
+  // --- node_intent.cc
   void RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end);
   void RecordClock(WorkerId w, Clock clock);
-
-  // Message handlers; REQUIRES: called outside the engine lock.
-  Status HandleRequest(const Message& m);
-  Status HandleResponse(const Message& m);
-  Status HandleBarrier(const Message& m);
-  Status CheckValueCount(const Message& m) const;
-  // REQUIRES: engine lock held.
-  void CompleteKeys(uint64_t op_id, uint64_t keys, Wakeups* wake);
-  void ReleaseBarrier(uint64_t generation, std::vector<std::pair<NodeId, Message>>* out,
-                      Wakeups* wake);
+  void ActOnIntents(WorkerId w, Effects* fx);
+  void RecordLead(Clock lead);
 
   Runtime& runtime_;
   const NodeId self_;
   const uint32_t num_nodes_;
   ParamStore store_;
+  std::shared_ptr<const Policy> policy_;
+  const double sync_period_seconds_;
+  const size_t location_cache_capacity_;
   std::vector<std::unique_ptr<Worker>> workers_;
   NodeCounters counters_;
 
@@ -110,10 +193,19 @@ class Node {
   std::unordered_map<uint64_t, PendingOp> ops_;
   std::vector<uint64_t> outstanding_;  // per worker
   std::vector<uint8_t> waiting_;       // per worker: parked or about to park
+  std::vector<Clock> clocks_;          // per worker, as last reported
   IntentTable intents_;
-  uint64_t barrier_generation_ = 0;    // generation local workers are arriving at
-  uint32_t barrier_arrived_ = 0;       // local workers arrived at it
-  uint64_t barrier_released_ = 0;      // generations < this are released
+  ActionTiming timing_;
+  bool timer_armed_ = false;
+  std::unordered_map<Key, Owner> directory_;              // at home: owner when not here
+  std::unordered_map<Key, NodeId> location_cache_;        // last seen owner elsewhere
+  std::unordered_map<Key, std::vector<Item>> incoming_;   // requested, not arrived
+  std::unordered_map<Key, std::vector<Holder>> holders_;  // replicas of our main copies
+  std::unordered_map<Key, HeldReplica> replicas_;         // replicas we hold
+  std::vector<uint64_t> lead_histogram_;                  // intent lead, clocks
+  uint64_t barrier_generation_ = 0;  // generation local workers are arriving at
+  uint32_t barrier_arrived_ = 0;     // local workers arrived at it
+  uint64_t barrier_released_ = 0;    // generations < this are released
   std::unordered_map<uint64_t, uint32_t> coordinator_arrivals_;  // node 0 only
 };
 

@@ -36,7 +36,9 @@ class FlatKeyMap {
   const V* Find(Key key) const { return const_cast<FlatKeyMap*>(this)->Find(key); }
 
   // Inserts `value` if `key` is absent. Returns the stored value and whether it was inserted.
-  std::pair<V*, bool> Insert(Key key, const V& value) { return InsertHashed(key, Mix64(key), value); }
+  std::pair<V*, bool> Insert(Key key, const V& value) {
+    return InsertHashed(key, Mix64(key), value);
+  }
   std::pair<V*, bool> InsertHashed(Key key, uint64_t hash, const V& value) {
     if ((size_ + 1) * 4 > capacity() * 3) Rehash(capacity() * 2);
     size_t i = hash & mask_;

@@ -11,9 +11,12 @@ Result<OptimizerKind> ParseOptimizerKind(const std::string& name) {
 
 const char* OptimizerKindName(OptimizerKind kind) {
   switch (kind) {
-    case OptimizerKind::kSum: return "sum";
-    case OptimizerKind::kSgd: return "sgd";
-    case OptimizerKind::kAdaGrad: return "adagrad";
+    case OptimizerKind::kSum:
+      return "sum";
+    case OptimizerKind::kSgd:
+      return "sgd";
+    case OptimizerKind::kAdaGrad:
+      return "adagrad";
   }
   return "?";
 }

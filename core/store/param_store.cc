@@ -48,13 +48,19 @@ ParamStore::Slot* ParamStore::FindOrCreate(Stripe& s, Key key, uint64_t hash) {
 }
 
 template <typename RowOp>
-void ParamStore::ForBatch(std::span<const Key> keys, BatchScratch* sc, RowOp&& row_op) {
+void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, BatchScratch* sc,
+                          RowOp&& row_op) {
   const size_t stripes = stripe_mask_ + 1;
   sc->stripe_start.assign(stripes + 1, 0);
   sc->order.resize(keys.size());
   sc->slots.resize(keys.size());
-  AUGUR_CHECK(sc->hashes.size() == keys.size(), "batch hashes not filled");
-  for (size_t i = 0; i < keys.size(); ++i) ++sc->stripe_start[StripeOfHash(sc->hashes[i]) + 1];
+  sc->found.assign(keys.size(), 0);
+  sc->missing.clear();
+  sc->hashes.resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    sc->hashes[i] = Mix64(keys[i]);
+    ++sc->stripe_start[StripeOfHash(sc->hashes[i]) + 1];
+  }
   for (size_t i = 0; i < stripes; ++i) sc->stripe_start[i + 1] += sc->stripe_start[i];
   // Counting sort of key indices by stripe (stripe_start[s] ends as the end of s).
   for (uint32_t i = 0; i < keys.size(); ++i)
@@ -68,29 +74,33 @@ void ParamStore::ForBatch(std::span<const Key> keys, BatchScratch* sc, RowOp&& r
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
     for (uint32_t j = begin; j < end; ++j) {
       const uint32_t i = sc->order[j];
-      const Slot* slot = FindOrCreate(s, keys[i], sc->hashes[i]);
+      const Slot* slot = s.index.FindHashed(keys[i], sc->hashes[i]);
+      if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
       __builtin_prefetch(s.arena.data() + slot->offset);
       sc->slots[j] = *slot;
+      sc->found[i] = 1;
     }
-    // FindOrCreate may grow the arena, so views are taken only after all lookups.
     for (uint32_t j = begin; j < end; ++j) {
+      if (!sc->found[sc->order[j]]) continue;
       Entry e = View(s, sc->slots[j]);
       row_op(sc->order[j], e);
     }
     begin = end;
   }
+  for (uint32_t i = 0; i < keys.size(); ++i)
+    if (!sc->found[i]) sc->missing.push_back(i);
 }
 
 void ParamStore::PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
                            BatchScratch* scratch) {
-  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch(keys, false, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
   });
 }
 
 void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                            const float* in, BatchScratch* scratch) {
-  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch(keys, false, scratch, [&](uint32_t i, Entry& e) {
     const float* u = in + offsets[i];
     ApplyUpdate(optimizer_, e.value, e.state, u, e.length);
     if (e.delta != nullptr)
@@ -100,7 +110,7 @@ void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> 
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                           const float* in, BatchScratch* scratch) {
-  ForBatch(keys, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch(keys, true, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(e.value, in + offsets[i], e.length * sizeof(float));
   });
 }
@@ -118,7 +128,8 @@ bool ParamStore::Push(Key key, const float* update, bool create) {
 }
 
 bool ParamStore::Set(Key key, const float* value, bool create) {
-  return With(key, create, [&](Entry& e) { std::memcpy(e.value, value, e.length * sizeof(float)); });
+  return With(key, create,
+              [&](Entry& e) { std::memcpy(e.value, value, e.length * sizeof(float)); });
 }
 
 void ParamStore::Install(Key key, CopyKind kind, const float* row, uint16_t version) {

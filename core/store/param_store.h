@@ -37,7 +37,7 @@ class ParamStore {
   using Initializer = std::function<void(Key key, std::span<float> value)>;
 
   // Where an entry lives (internal; public only so BatchScratch can hold pointers).
-  struct Slot {  // 16 bytes: a bucket (key + slot + flag) stays within 32 bytes
+  struct Slot {           // 16 bytes: a bucket (key + slot + flag) stays within 32 bytes
     uint64_t offset = 0;  // into the stripe arena
     uint32_t length = 0;
     uint16_t version = 0;
@@ -73,14 +73,17 @@ class ParamStore {
   // Batch hot path: keys[i]'s value goes to / comes from buf + offsets[i].
   // Keys are grouped by stripe so each stripe is locked once per batch and
   // the lookups and row copies of a group overlap their cache misses.
-  // `scratch` is caller-owned memory reused across calls (one per worker);
-  // its `hashes` must hold Mix64(keys[i]) (the caller computed them to route).
-  // Every key is created if absent (REQUIRES: the caller decided they are local).
+  // Pull and Push serve present keys (main copies and replicas), Set only
+  // main copies; the indices of the keys not served are left in
+  // scratch->missing for the protocol's slow path.
+  // `scratch` is caller-owned memory reused across calls (one per worker).
   struct BatchScratch {
     std::vector<uint32_t> order;
-    std::vector<uint64_t> hashes;  // Mix64 of each key, filled by the caller
+    std::vector<uint64_t> hashes;
     std::vector<uint32_t> stripe_start;
-    std::vector<Slot> slots;  // copies: an insert may rehash the index
+    std::vector<Slot> slots;
+    std::vector<uint8_t> found;
+    std::vector<uint32_t> missing;
   };
   void PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
                  BatchScratch* scratch);
@@ -126,7 +129,7 @@ class ParamStore {
   Stripe& StripeOf(Key key) { return stripes_[StripeOfHash(Mix64(key))]; }
   // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per stripe.
   template <typename RowOp>
-  void ForBatch(std::span<const Key> keys, BatchScratch* scratch, RowOp&& row_op);
+  void ForBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch, RowOp&& row_op);
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
   Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);

@@ -33,6 +33,7 @@ void VirtualScheduler::ThreadMain(int id) {
   contexts_[id]->resume.acquire();
   contexts_[id]->body();
   contexts_[id]->finished = true;
+  ++finished_;
   running_ = -1;
   scheduler_resume_.release();
 }
@@ -75,7 +76,7 @@ void VirtualScheduler::Sleep(double seconds) {
 }
 
 Status VirtualScheduler::Run() {
-  while (!queue_.empty()) {
+  while (!queue_.empty() && finished_ < contexts_.size()) {
     Event e = queue_.top();
     queue_.pop();
     now_ = e.time;

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <semaphore>
 #include <queue>
+#include <semaphore>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,7 +45,8 @@ class VirtualScheduler {
   // Worker context only: advance this worker's time by `seconds`.
   void Sleep(double seconds);
 
-  // Runs until every worker has finished and no event is left. A state where
+  // Runs until every worker has finished (events left then, such as periodic
+  // timers, are dropped: nothing can wait for them any more). A state where
   // workers are parked with nothing left to wake them is a deadlock: the
   // error names the parked workers.
   Status Run();
@@ -74,8 +75,8 @@ class VirtualScheduler {
   };
 
   void Push(double t, int worker, std::function<void()> fn);
-  void SwitchTo(int id);     // scheduler -> worker, returns when it yields
-  void YieldToScheduler();   // worker -> scheduler, returns when resumed
+  void SwitchTo(int id);    // scheduler -> worker, returns when it yields
+  void YieldToScheduler();  // worker -> scheduler, returns when resumed
   void ThreadMain(int id);
 
   std::priority_queue<Event, std::vector<Event>, Later> queue_;
@@ -83,6 +84,7 @@ class VirtualScheduler {
   double now_ = 0;
   uint64_t seq_ = 0;
   uint64_t events_ = 0;
+  size_t finished_ = 0;  // contexts whose body returned
 
   // Baton passing: exactly one of the scheduler and the contexts runs; the
   // semaphores' release/acquire order every hand-over (and its memory effects).

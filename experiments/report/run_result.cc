@@ -41,6 +41,20 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["remote_accesses"] = totals.remote_accesses;
   j["local_access_ratio"] = totals.LocalAccessRatio();
   j["intents"] = totals.intents;
+  j["relocations"] = totals.relocations;
+  j["replicas_created"] = totals.replicas_created;
+  j["replicas_dropped"] = totals.replicas_dropped;
+  j["replica_syncs"] = totals.replica_syncs;
+  j["forwards"] = totals.forwards;
+  j["localize_requests"] = totals.localize_requests;
+  j["late_accesses"] = totals.late_accesses;
+  const uint64_t accesses = totals.local_accesses + totals.remote_accesses;
+  j["late_access_ratio"] =
+      accesses == 0 ? 0.0 : static_cast<double>(totals.late_accesses) / accesses;
+  j["intent_lead_clocks_mean"] =
+      totals.lead_count == 0 ? 0.0
+                             : totals.lead_clocks_sum / static_cast<double>(totals.lead_count);
+  j["intent_lead_clocks_p99"] = totals.lead_clocks_p99;
   nlohmann::json bytes_per_node = nlohmann::json::array();
   for (const MetricsSnapshot& n : per_node) bytes_per_node.push_back(n.bytes_sent);
   j["bytes_sent_per_node"] = bytes_per_node;

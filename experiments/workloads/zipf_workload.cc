@@ -47,6 +47,14 @@ uint64_t ZipfWorkload::TotalAccesses() const {
          options_.batch_size;
 }
 
+std::vector<Key> ZipfWorkload::HotKeys(uint64_t count) const {
+  // Logical id r is the r-th most frequent in the hot pattern and in the
+  // mixed pattern's hot set.
+  std::vector<Key> keys;
+  for (uint64_t r = 0; r < std::min(count, options_.keys); ++r) keys.push_back(KeyOf(r));
+  return keys;
+}
+
 uint32_t ZipfWorkload::GlobalWorker(const Worker& w) const {
   return w.node_id() * workers_per_node_ + w.id();
 }

@@ -67,6 +67,10 @@ class ZipfWorkload {
   static float Update(uint32_t g, Clock c, uint32_t j);
   static Key KeyOf(uint64_t logical) { return Mix64(logical ^ 0x5EEDull); }
 
+  // The `count` most frequently accessed keys, most frequent first (exact for
+  // hot and mixed; for uniform and partitioned all keys are equally likely).
+  std::vector<Key> HotKeys(uint64_t count) const;
+
   // Trains on this worker's stream; worker 0 of node 0 appends epoch times to log.
   void RunWorker(Worker& w, EpochLog* log) const;
   // After the final barrier, run by one worker per node: checks the keys whose

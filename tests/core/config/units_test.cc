@@ -11,7 +11,8 @@ TEST_CASE("durations and bandwidths parse with units and reject junk", "[config]
   CHECK(*ParseDuration("3") == Approx(3));
   CHECK(*ParseBandwidth("10Gbps") == Approx(1.25e9));
   CHECK(*ParseBandwidth("100MBps") == Approx(1e8));
-  CHECK_THAT(ParseDuration("5parsecs").status().message(), Catch::Contains("unknown duration unit"));
+  CHECK_THAT(ParseDuration("5parsecs").status().message(),
+             Catch::Contains("unknown duration unit"));
   CHECK_FALSE(ParseDuration("").ok());
   CHECK_FALSE(ParseDuration("-1s").ok());
   CHECK_FALSE(ParseBandwidth("fast").ok());

@@ -1,0 +1,130 @@
+// Node: replica synchronisation (REFERENCE §2.4, §2.6, §3).
+//
+// Every sync period a holder ships each replica's delta (updates since the
+// last flush) to the main copy with a version; the owner applies a delta only
+// if its version is newer than the last one applied from that holder (so it
+// applies exactly once), then answers with the fresh row — or, when the
+// Policy says the holder is the only node still interested, hands it the
+// main copy (upgrade). A replica without local intent is flushed and dropped.
+// WaitSync() runs one such round for the calling worker and waits for it.
+#include <cstring>
+#include <string>
+
+#include "core/base/check.h"
+#include "core/protocol/node.h"
+
+namespace augur {
+
+namespace {
+bool Newer32(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) > 0; }
+}  // namespace
+
+size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
+  size_t n = 0;
+  for (auto it = replicas_.begin(); it != replicas_.end();) {
+    const Key k = it->first;
+    HeldReplica& r = it->second;
+    const uint32_t len = layout().Length(k);
+    const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
+    r.version = (r.version + 1) & ~kDropBit;
+    Message& m = fx->out.To(r.owner, MessageType::kSyncRequest, self_, self_, op_id);
+    m.keys.push_back(k);
+    m.slots.push_back(r.version | (drop ? kDropBit : 0));
+    const size_t at = m.values.size();
+    m.values.resize(at + len);
+    store_.With(k, false, [&](ParamStore::Entry& e) {
+      std::memcpy(m.values.data() + at, e.delta, len * sizeof(float));
+      std::memset(e.delta, 0, len * sizeof(float));
+    });
+    counters_.replica_syncs.fetch_add(1, std::memory_order_relaxed);
+    ++n;
+    if (drop) {
+      store_.Remove(k, nullptr);
+      counters_.replicas_dropped.fetch_add(1, std::memory_order_relaxed);
+      it = replicas_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return n;
+}
+
+uint64_t Node::StartWaitSync(WorkerId w, Effects* fx) {
+  LockGuard<Mutex> g(*mu_);
+  if (replicas_.empty()) return 0;
+  const uint64_t op = BeginOp(w, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
+  SyncRound(op, fx);
+  return op;
+}
+
+void Node::ApplySync(Key key, Item& item, Effects* fx) {
+  const NodeId holder = item.origin;
+  const uint32_t version = item.slot & ~kDropBit;
+  const bool drop = (item.slot & kDropBit) != 0;
+  std::vector<Holder>& hs = holders_[key];
+  Holder* h = nullptr;
+  for (Holder& x : hs)
+    if (x.node == holder) h = &x;
+  if (h == nullptr) {  // e.g. a holder the owner already forgot: its delta still counts
+    hs.push_back(Holder{holder, 0});
+    h = &hs.back();
+  }
+  if (Newer32(version, h->version)) {
+    store_.Push(key, item.values.data(), false);
+    h->version = version;
+  }
+  if (drop) {
+    std::erase_if(hs, [&](const Holder& x) { return x.node == holder; });
+    if (hs.empty()) holders_.erase(key);
+    ++fx->out.Ack(holder, MessageType::kSyncResponse, self_, item.op_id).aux;
+    return;
+  }
+  const KeyView view{key, intents_.ActiveCount(key) > 0, static_cast<uint32_t>(hs.size() - 1)};
+  if (!policy_->IsStaticReplica(key) && policy_->Upgrade(view)) {
+    holders_.erase(key);
+    HandOver(key, holder, item.op_id, fx);
+    return;
+  }
+  Message& m = fx->out.Ack(holder, MessageType::kSyncResponse, self_, item.op_id);
+  m.keys.push_back(key);
+  const size_t at = m.values.size();
+  m.values.resize(at + store_.RowLength(key));
+  store_.ReadRow(key, m.values.data() + at);
+}
+
+Status Node::HandleSyncResponse(const Message& m) {
+  if (Status s = CheckValueCount(m, true); !s.ok()) return s;
+  Effects fx;
+  {
+    LockGuard<Mutex> g(*mu_);
+    const float* row = m.values.data();
+    const bool additive = store_.optimizer().kind == OptimizerKind::kSum;
+    for (Key k : m.keys) {
+      const uint32_t row_len = store_.RowLength(k);
+      if (replicas_.count(k) > 0) {
+        store_.With(k, false, [&](ParamStore::Entry& e) {
+          // Fresh main value plus what was pushed here since the flush.
+          std::memcpy(e.value, row, e.length * sizeof(float));
+          if (e.state != nullptr)
+            std::memcpy(e.state, row + e.length, (row_len - e.length) * sizeof(float));
+          if (additive)
+            for (uint32_t d = 0; d < e.length; ++d) e.value[d] += e.delta[d];
+        });
+      }
+      row += row_len;
+    }
+    if (m.op_id != 0) {
+      auto it = ops_.find(m.op_id);
+      if (it == ops_.end() || it->second.kind != MessageType::kSyncRequest ||
+          it->second.remaining_keys < m.keys.size() + m.aux) {
+        return Status::Error("sync-response from node " + std::to_string(m.src) +
+                             ": does not match operation " + std::to_string(m.op_id));
+      }
+      CompleteKeys(m.op_id, m.keys.size() + m.aux, &fx);
+    }
+  }
+  Flush(fx);
+  return Status::Ok();
+}
+
+}  // namespace augur
