@@ -5,8 +5,20 @@
 
 namespace augur {
 
-Worker::Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker)
-    : node_(node), id_(id), parker_(std::move(parker)) {}
+Worker::Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker, SamplingOptions sampling,
+               uint64_t seed)
+    : node_(node), id_(id), parker_(std::move(parker)), sampler_(std::move(sampling), seed) {}
+
+SampleHandle Worker::PrepareSample(uint32_t k, Clock start, Clock end) {
+  return sampler_.Prepare(*this, k, start, end);
+}
+
+void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
+                        std::vector<float>* values_out) {
+  sampler_.Pull(*this, h, keys_out, values_out);
+}
+
+bool Worker::IsHeldLocally(Key key) const { return node_.store().Contains(key); }
 
 NodeId Worker::node_id() const { return node_.self(); }
 uint32_t Worker::num_nodes() const { return node_.num_nodes(); }

@@ -22,6 +22,7 @@
 #include "core/codec/message.h"
 #include "core/metrics/node_metrics.h"
 #include "core/runtime/runtime.h"
+#include "core/sampling/sampling.h"
 #include "core/store/param_store.h"
 
 namespace augur {
@@ -35,7 +36,8 @@ struct Ticket {
 
 class Worker {
  public:
-  Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker);
+  Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker, SamplingOptions sampling,
+         uint64_t seed);
 
   // REQUIRES: out.size() == TotalLength(keys).
   Ticket Pull(std::span<const Key> keys, std::span<float> out);
@@ -52,6 +54,13 @@ class Worker {
   void Intent(std::span<const Key> keys, Clock start, Clock end);
   void AdvanceClock();
   Clock clock() const { return clock_; }
+
+  // Sampling access (core/sampling/sampling.h): K keys from the application's
+  // distribution, pulled with the node's sampling scheme.
+  SampleHandle PrepareSample(uint32_t k, Clock start, Clock end);
+  void PullSample(SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
+  // True when this node holds the key's main copy or a replica right now.
+  bool IsHeldLocally(Key key) const;
 
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
@@ -91,6 +100,7 @@ class Worker {
   uint64_t local_accesses_ = 0;
   uint64_t remote_accesses_ = 0;
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
+  WorkerSampler sampler_;
   ParamStore::BatchScratch scratch_;
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/base/check.h"
+#include "core/base/rng.h"
 #include "core/codec/codec.h"
 #include "core/policy/classic_policy.h"
 #include "core/protocol/home.h"
@@ -43,7 +44,8 @@ Node::Node(NodeOptions options, Runtime& runtime)
   AUGUR_CHECK(num_nodes_ > 0 && self_ < num_nodes_, "node %u of %u", self_, num_nodes_);
   AUGUR_CHECK(sync_period_seconds_ > 0, "sync period must be positive");
   for (WorkerId w = 0; w < options.workers; ++w)
-    workers_.push_back(std::make_unique<Worker>(*this, w, runtime.NewParker()));
+    workers_.push_back(std::make_unique<Worker>(*this, w, runtime.NewParker(), options.sampling,
+                                                DeriveSeed(options.seed, self_ + 1, w)));
 }
 
 NodeId Node::HomeOf(Key key) const { return HomeNode(key, num_nodes_); }

@@ -52,6 +52,8 @@ struct NodeOptions {
   std::shared_ptr<const Policy> policy;  // null: classic
   double sync_period_seconds = 1e-3;     // replica synchronisation period
   bool act_immediately = false;          // act on intent at signal time
+  SamplingOptions sampling;              // PrepareSample/PullSample
+  uint64_t seed = 1;                     // run seed; per-worker streams derive from it
   uint32_t store_stripes = 64;
   size_t location_cache_capacity = 1 << 20;  // entries; cleared when full
 };
@@ -104,7 +106,7 @@ class Node {
   };
   struct Holder {
     NodeId node;
-    uint32_t version;  // last sync version applied from it
+    uint32_t version;  // last sync sequence number applied from it
   };
   // Directory entry at the home: the owner, and the ownership epoch (the
   // number of hand-overs, 16-bit serial arithmetic) so a late owner update
@@ -115,7 +117,6 @@ class Node {
   };
   struct HeldReplica {
     NodeId owner;
-    uint32_t version;
     bool is_static;
   };
   // Everything one engine call produces, issued after the lock is released.
@@ -203,6 +204,7 @@ class Node {
   std::unordered_map<Key, std::vector<Holder>> holders_;  // replicas of our main copies
   std::unordered_map<Key, HeldReplica> replicas_;         // replicas we hold
   std::vector<uint64_t> lead_histogram_;                  // intent lead, clocks
+  uint32_t sync_seq_ = 0;            // sequence number of this node's replica flushes
   uint64_t barrier_generation_ = 0;  // generation local workers are arriving at
   uint32_t barrier_arrived_ = 0;     // local workers arrived at it
   uint64_t barrier_released_ = 0;    // generations < this are released

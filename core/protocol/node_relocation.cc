@@ -125,21 +125,15 @@ Status Node::HandleHandover(const Message& m) {
   {
     LockGuard<Mutex> g(*mu_);
     const float* row = m.values.data();
-    std::vector<float> delta;
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
-      const uint32_t len = layout().Length(k);
       if (HasMain(k)) {
         return Status::Error("handover from node " + std::to_string(m.src) + ": key " +
                              std::to_string(k) + " already has its main copy here");
       }
-      delta.clear();
-      if (replicas_.erase(k) > 0) {  // upgrade: keep what was pushed since the last flush
-        store_.With(k, false, [&](ParamStore::Entry& e) { delta.assign(e.delta, e.delta + len); });
-      }
-      store_.Install(k, CopyKind::kMain, row, static_cast<uint16_t>(m.slots[i]));
-      if (!delta.empty() && store_.optimizer().kind == OptimizerKind::kSum)
-        store_.Push(k, delta.data(), false);
+      // An upgrade applies what was pushed to the replica since its last flush.
+      replicas_.erase(k);
+      store_.InstallMain(k, row, static_cast<uint16_t>(m.slots[i]));
       row += store_.RowLength(k);
       location_cache_.erase(k);
       auto owner = directory_.find(k);
@@ -165,7 +159,7 @@ Status Node::HandleReplicaGrant(const Message& m) {
       }
       if (replicas_.count(k) == 0) {
         store_.Install(k, CopyKind::kReplica, row);
-        replicas_[k] = HeldReplica{m.src, 0, policy_->IsStaticReplica(k)};
+        replicas_[k] = HeldReplica{m.src, policy_->IsStaticReplica(k)};
         counters_.replicas_created.fetch_add(1, std::memory_order_relaxed);
       }
       row += store_.RowLength(k);

@@ -26,21 +26,27 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
     HeldReplica& r = it->second;
     const uint32_t len = layout().Length(k);
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
-    r.version = (r.version + 1) & ~kDropBit;
+    // One node-wide sequence (not per replica lifetime): a flush that races a
+    // re-grant of the same key still carries a newer version than any before.
+    sync_seq_ = (sync_seq_ + 1) & ~kDropBit;
     Message& m = fx->out.To(r.owner, MessageType::kSyncRequest, self_, self_, op_id);
     m.keys.push_back(k);
-    m.slots.push_back(r.version | (drop ? kDropBit : 0));
+    m.slots.push_back(sync_seq_ | (drop ? kDropBit : 0));
     const size_t at = m.values.size();
     m.values.resize(at + len);
-    store_.With(k, false, [&](ParamStore::Entry& e) {
-      std::memcpy(m.values.data() + at, e.delta, len * sizeof(float));
-      std::memset(e.delta, 0, len * sizeof(float));
-    });
+    // Snapshot (and, on drop, removal) under one stripe lock: a concurrent
+    // worker push lands either in this delta or in the next one, never lost.
+    if (drop) {
+      store_.TakeReplica(k, m.values.data() + at);
+    } else {
+      store_.With(k, false, [&](ParamStore::Entry& e) {
+        std::memcpy(m.values.data() + at, e.delta, len * sizeof(float));
+        std::memset(e.delta, 0, len * sizeof(float));
+      });
+    }
     counters_.replica_syncs.fetch_add(1, std::memory_order_relaxed);
     ++n;
     if (drop) {
-      store_.Remove(k, nullptr);
-      counters_.replicas_dropped.fetch_add(1, std::memory_order_relaxed);
       it = replicas_.erase(it);
     } else {
       ++it;
@@ -61,6 +67,13 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
   const NodeId holder = item.origin;
   const uint32_t version = item.slot & ~kDropBit;
   const bool drop = (item.slot & kDropBit) != 0;
+  if (holder == self_) {
+    // Our own flush, sent while we held a replica, reached us after that
+    // replica was upgraded to the main copy: its delta still applies once.
+    store_.Push(key, item.values.data(), false);
+    if (item.op_id != 0 && ops_.count(item.op_id)) CompleteKeys(item.op_id, 1, fx);
+    return;
+  }
   std::vector<Holder>& hs = holders_[key];
   Holder* h = nullptr;
   for (Holder& x : hs)

@@ -156,6 +156,39 @@ bool ParamStore::Remove(Key key, float* row_out) {
   return true;
 }
 
+bool ParamStore::TakeReplica(Key key, float* delta_out) {
+  Stripe& s = StripeOf(key);
+  LockGuard<SpinLock> guard(s.lock);
+  Slot* slot = s.index.Find(key);
+  if (slot == nullptr || slot->kind != CopyKind::kReplica) return false;
+  const Entry e = View(s, *slot);
+  std::memcpy(delta_out, e.delta, e.length * sizeof(float));
+  Free(s, *slot);
+  s.index.Erase(key);
+  return true;
+}
+
+void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
+  Stripe& s = StripeOf(key);
+  LockGuard<SpinLock> guard(s.lock);
+  std::vector<float> delta;
+  if (Slot* old = s.index.Find(key)) {
+    const Entry e = View(s, *old);
+    if (e.delta != nullptr) delta.assign(e.delta, e.delta + e.length);
+    Free(s, *old);
+    s.index.Erase(key);
+  }
+  const uint64_t hash = Mix64(key);
+  Slot* slot = Allocate(s, key, hash, CopyKind::kMain);
+  slot->version = version;
+  float* base = s.arena.data() + slot->offset;
+  std::memcpy(base, row, RowLength(key) * sizeof(float));
+  if (!delta.empty()) {
+    const Entry e = View(s, *slot);
+    ApplyUpdate(optimizer_, e.value, e.state, delta.data(), e.length);
+  }
+}
+
 bool ParamStore::Contains(Key key) {
   Stripe& s = StripeOf(key);
   LockGuard<SpinLock> guard(s.lock);

@@ -109,6 +109,11 @@ class ParamStore {
   void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);
   // Removes the entry; copies its row into `row_out` (if not null). False if absent.
   bool Remove(Key key, float* row_out);
+  // Atomically (one lock): copies a replica's delta out and removes it. False if no replica.
+  bool TakeReplica(Key key, float* delta_out);
+  // Atomically replaces the key's entry with a main copy from `row`; if it was
+  // a replica, its unsynchronised delta is then applied as one update.
+  void InstallMain(Key key, const float* row, uint16_t version);
   bool Contains(Key key);
   size_t Size();
   // Calls f(key, Entry&) for every entry, one stripe locked at a time.

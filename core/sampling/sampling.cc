@@ -1,0 +1,102 @@
+#include "core/sampling/sampling.h"
+
+#include "core/api/worker.h"
+#include "core/base/check.h"
+#include "core/protocol/node.h"
+
+namespace augur {
+
+Result<SampleScheme> ParseSampleScheme(const std::string& name) {
+  if (name == "naive") return SampleScheme::kNaive;
+  if (name == "preloc") return SampleScheme::kPreloc;
+  if (name == "pool") return SampleScheme::kPool;
+  if (name == "local") return SampleScheme::kLocal;
+  return Status::Error("unknown sampling scheme '" + name + "' (expected naive|preloc|pool|local)");
+}
+
+const char* SampleSchemeName(SampleScheme s) {
+  switch (s) {
+    case SampleScheme::kNaive:
+      return "naive";
+    case SampleScheme::kPreloc:
+      return "preloc";
+    case SampleScheme::kPool:
+      return "pool";
+    case SampleScheme::kLocal:
+      return "local";
+  }
+  return "?";
+}
+
+SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock end) {
+  AUGUR_CHECK(options_.draw != nullptr, "sampling needs the application's distribution");
+  Prepared p{k, start, end, {}};
+  if (options_.scheme == SampleScheme::kPreloc) {
+    p.keys.resize(k);
+    for (Key& key : p.keys) key = options_.draw(rng_);
+    w.Intent(p.keys, start, end);
+  } else if (options_.scheme == SampleScheme::kPool) {
+    RefillPool(w, k, start, end);
+  }
+  const uint64_t id = next_id_++;
+  prepared_.emplace(id, std::move(p));
+  return SampleHandle{id};
+}
+
+void WorkerSampler::RefillPool(Worker& w, uint32_t k, Clock start, Clock end) {
+  // Replace exhausted entries (and grow the pool to k) with fresh draws whose
+  // intent covers the requested window.
+  std::vector<Key> fresh;
+  for (PoolEntry& e : pool_) {
+    if (e.uses_left == 0) {
+      e = PoolEntry{options_.draw(rng_), options_.reuse};
+      fresh.push_back(e.key);
+    }
+  }
+  while (pool_.size() < k) {
+    pool_.push_back(PoolEntry{options_.draw(rng_), options_.reuse});
+    fresh.push_back(pool_.back().key);
+  }
+  if (!fresh.empty()) w.Intent(fresh, start, end);
+}
+
+Key WorkerSampler::DrawLocal(Worker& w) {
+  constexpr int kTries = 64;
+  Key key = options_.draw(rng_);
+  for (int i = 1; i < kTries && !w.IsHeldLocally(key); ++i) key = options_.draw(rng_);
+  return key;
+}
+
+void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
+                         std::vector<float>* values_out) {
+  auto it = prepared_.find(h.id);
+  AUGUR_CHECK(it != prepared_.end(), "unknown or already used sample handle %llu",
+              static_cast<unsigned long long>(h.id));
+  Prepared p = std::move(it->second);
+  prepared_.erase(it);
+  keys_out->resize(p.k);
+  switch (options_.scheme) {
+    case SampleScheme::kNaive:
+      for (Key& key : *keys_out) key = options_.draw(rng_);
+      break;
+    case SampleScheme::kPreloc:
+      *keys_out = std::move(p.keys);
+      break;
+    case SampleScheme::kPool:
+      for (Key& key : *keys_out) {
+        // Round-robin over the pool; an exhausted entry is redrawn in place.
+        PoolEntry& e = pool_[pool_next_++ % pool_.size()];
+        if (e.uses_left == 0) e = PoolEntry{options_.draw(rng_), options_.reuse};
+        key = e.key;
+        --e.uses_left;
+      }
+      break;
+    case SampleScheme::kLocal:
+      for (Key& key : *keys_out) key = DrawLocal(w);
+      break;
+  }
+  values_out->resize(w.TotalLength(*keys_out));
+  w.Wait(w.Pull(*keys_out, *values_out));
+}
+
+}  // namespace augur

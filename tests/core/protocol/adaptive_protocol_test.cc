@@ -1,0 +1,215 @@
+// Relocation and replication over the loopback runtime, for every policy:
+// the sum invariant under relocation storms and random message orders,
+// read-your-writes on non-replicated keys, replica staleness, Set on replicas.
+#include <catch2/catch.hpp>
+#include <map>
+#include <vector>
+
+#include "core/base/rng.h"
+#include "core/policy/policy.h"
+#include "tests/core/protocol/cluster_scenarios.h"
+
+namespace augur {
+namespace {
+
+using testing::JitteryCluster;
+
+LoopbackOptions Storm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy,
+                      std::vector<Key> hot = {}) {
+  LoopbackOptions o = JitteryCluster(nodes, workers, seed);
+  o.node.policy = *MakePolicy(policy, std::move(hot));
+  o.node.sync_period_seconds = 20e-6;  // several sync rounds per run
+  return o;
+}
+
+// Every worker signals intent for its next batches over a tiny shared key set
+// (so keys are wanted by many nodes at once), pushes integer updates without
+// waiting and sometimes pulls; at the end every key must hold the exact sum.
+void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy) {
+  constexpr Clock kClocks = 16;
+  constexpr uint64_t kKeys = 12;
+  auto batch = [&](NodeId n, WorkerId w, Clock c, std::vector<Key>* keys, std::vector<float>* up) {
+    Rng rng(DeriveSeed(seed, n * 16 + w, static_cast<uint64_t>(c)));
+    keys->resize(4);
+    up->resize(8);
+    for (int i = 0; i < 4; ++i) {
+      (*keys)[i] = Mix64(rng.Below(kKeys));
+      (*up)[2 * i] = (*up)[2 * i + 1] = static_cast<float>(1 + rng.Below(4));
+    }
+  };
+  std::map<Key, double> expected;
+  std::vector<Key> keys;
+  std::vector<float> up;
+  for (NodeId n = 0; n < nodes; ++n)
+    for (WorkerId w = 0; w < workers; ++w)
+      for (Clock c = 0; c < kClocks; ++c) {
+        batch(n, w, c, &keys, &up);
+        for (int i = 0; i < 4; ++i) expected[keys[i]] += up[2 * i];
+      }
+  std::vector<Key> hot{Mix64(0), Mix64(1)};
+  LoopbackCluster cluster(Storm(nodes, workers, seed, policy, hot));
+  uint64_t checked = 0;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<Key> k, ahead;
+                std::vector<float> u, scratch;
+                for (Clock c = 0; c < kClocks; ++c) {
+                  if (c + 1 < kClocks) {
+                    batch(w.node_id(), w.id(), c + 1, &ahead, &u);
+                    w.Intent(ahead, c + 1, c + 2);
+                  }
+                  batch(w.node_id(), w.id(), c, &k, &u);
+                  w.Push(k, u);
+                  if (c % 3 == 0) {
+                    scratch.resize(8);
+                    w.Wait(w.Pull(k, scratch));
+                  }
+                  w.Compute(3e-6);
+                  w.AdvanceClock();
+                }
+                w.Barrier();
+                if (w.id() == 0) w.WaitSync();
+                w.Barrier();
+                if (w.id() == 0) w.WaitSync();
+                if (w.node_id() == nodes - 1 && w.id() == 0) {
+                  std::vector<Key> all;
+                  for (const auto& [key, v] : expected) all.push_back(key);
+                  std::vector<float> out(all.size() * 2);
+                  w.Wait(w.Pull(all, out));
+                  for (size_t i = 0; i < all.size(); ++i) {
+                    CHECK(out[2 * i] == static_cast<float>(expected[all[i]]));
+                    CHECK(out[2 * i + 1] == static_cast<float>(expected[all[i]]));
+                    ++checked;
+                  }
+                }
+                w.Barrier();
+              })
+              .ok());
+  REQUIRE(checked == expected.size());
+  if (policy == "relocate" || policy == "adaptive") {
+    uint64_t relocations = 0;
+    for (NodeId n = 0; n < nodes; ++n) relocations += cluster.node(n).Metrics().relocations;
+    CHECK(relocations > 0);  // the storm really moved keys
+  }
+}
+
+TEST_CASE("sum invariant under relocation storms, every policy, many message orders",
+          "[protocol][invariant][storm]") {
+  const std::string policy = GENERATE(from_range(PolicyNames()));
+  const uint32_t nodes = GENERATE(2u, 3u, 5u);
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    INFO("policy " << policy << " nodes " << nodes << " seed " << seed);
+    RunStorm(nodes, 2, seed, policy);
+  }
+}
+
+TEST_CASE("read-your-writes on relocating keys", "[protocol]") {
+  const std::string policy = GENERATE(std::string("relocate"), std::string("adaptive"));
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    INFO("policy " << policy << " seed " << seed);
+    LoopbackCluster cluster(Storm(4, 2, seed, policy));
+    REQUIRE(cluster
+                .Run([seed](Worker& w) {
+                  Rng rng(DeriveSeed(seed, w.node_id(), w.id()));
+                  std::map<Key, float> model;
+                  const Key base = 1000 * (w.node_id() * 8 + w.id());
+                  for (Clock c = 0; c < 30; ++c) {
+                    const Key k = Mix64(base + rng.Below(4));
+                    const std::vector<Key> keys{k};
+                    w.Intent(std::vector<Key>{Mix64(base + rng.Below(4))}, c + 1,
+                             c + 3);  // keys move around
+                    const float x = static_cast<float>(rng.Below(50));
+                    const std::vector<float> v{x, x};
+                    if (rng.Below(2) == 0) {
+                      w.Wait(w.Set(keys, v));
+                      model[k] = x;
+                    } else {
+                      w.Wait(w.Push(keys, v));
+                      model[k] += x;
+                    }
+                    std::vector<float> out(2);
+                    w.Wait(w.Pull(keys, out));
+                    REQUIRE(out[0] == model[k]);
+                    w.Compute(2e-6);
+                    w.AdvanceClock();
+                  }
+                  w.Barrier();
+                })
+                .ok());
+  }
+}
+
+TEST_CASE("a replica lags its main copy by at most a sync period plus a round trip",
+          "[protocol][replication]") {
+  LoopbackOptions o = JitteryCluster(3, 1, 9);
+  o.network.jitter_seconds = 0;
+  o.network.latency_seconds = 5e-6;
+  o.node.policy = *MakePolicy("replicate-all");
+  o.node.sync_period_seconds = 50e-6;
+  LoopbackCluster cluster(o);
+  Key key = 0;
+  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
+  std::vector<std::pair<double, float>> pushes;    // (time applied at main, total)
+  std::vector<std::pair<double, float>> reads;     // (time read at replica, value)
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1.0f);
+                for (int i = 0; i < 200; ++i) {
+                  if (w.node_id() == 0) {
+                    w.Wait(w.Push(keys, v));  // local main copy: applied now
+                    pushes.emplace_back(w.Now(), static_cast<float>(i + 1));
+                  } else if (w.node_id() == 2) {
+                    w.Wait(w.Pull(keys, v));
+                    if (i > 10) reads.emplace_back(w.Now(), v[0]);
+                  }
+                  w.Compute(7e-6);
+                }
+                w.Barrier();
+              })
+              .ok());
+  REQUIRE(reads.size() > 100);
+  const double bound = 50e-6 + 2 * 6e-6;  // period + round trip (latency + wire time)
+  for (const auto& [t, value] : reads) {
+    float must_see = 0;
+    for (const auto& [pt, total] : pushes)
+      if (pt <= t - bound) must_see = total;
+    INFO("read at " << t << " saw " << value);
+    CHECK(value >= must_see);
+  }
+  CHECK(cluster.node(2).Metrics().replica_syncs > 0);
+}
+
+TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
+  LoopbackOptions o = JitteryCluster(3, 1, 2);
+  o.node.policy = *MakePolicy("replicate-all");
+  LoopbackCluster cluster(o);
+  const Key key = 77;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1.0f);
+                w.Wait(w.Push(keys, v));  // every node now holds a replica (or the main copy)
+                w.WaitSync();             // flushed pushes are ordered before the Set
+                w.Barrier();
+                if (w.node_id() == (cluster.node(0).HomeOf(key) + 1) % 3) {
+                  const std::vector<float> set{42.0f, -42.0f};
+                  w.Wait(w.Set(keys, set));
+                }
+                w.Barrier();
+                w.WaitSync();
+                w.Barrier();
+                w.WaitSync();
+                w.Wait(w.Pull(keys, v));
+                CHECK(v[0] == 42.0f);
+                CHECK(v[1] == -42.0f);
+                w.Barrier();
+              })
+              .ok());
+  uint64_t replicas = 0;
+  for (NodeId n = 0; n < 3; ++n) replicas += cluster.node(n).Metrics().replicas_created;
+  CHECK(replicas == 2);
+}
+
+}  // namespace
+}  // namespace augur

@@ -1,0 +1,48 @@
+#include "core/protocol/intent_table.h"
+
+#include <catch2/catch.hpp>
+
+#include "core/protocol/action_timing.h"
+
+namespace augur {
+namespace {
+
+TEST_CASE("intent signals activate inside the horizon and expire at their end", "[intent]") {
+  IntentTable t(2);
+  const std::vector<Key> a{1, 2}, b{2, 3};
+  t.Add(0, a, 5, 7);
+  t.Add(1, b, 1, 3);
+  std::vector<Key> wanted, unwanted;
+  std::vector<Clock> leads;
+  t.Advance(0, 0, 4, &wanted, &unwanted, &leads);  // start 5 > horizon 4: pending
+  CHECK(wanted.empty());
+  t.Advance(0, 1, 5, &wanted, &unwanted, &leads);
+  CHECK(wanted == std::vector<Key>{1, 2});
+  CHECK(leads == std::vector<Clock>{4});
+  t.Advance(1, 0, 2, &wanted, &unwanted, &leads);
+  CHECK(wanted == std::vector<Key>{1, 2, 3});  // key 2 was already wanted by worker 0
+  CHECK(t.ActiveCount(2) == 2);
+  t.Advance(1, 3, 5, &wanted, &unwanted, &leads);  // worker 1's signal ended
+  CHECK(unwanted == std::vector<Key>{3});
+  CHECK(t.ActiveCount(2) == 1);
+  t.Advance(0, 7, 9, &wanted, &unwanted, &leads);
+  CHECK(unwanted == std::vector<Key>{3, 1, 2});
+  CHECK(t.active_keys() == 0);
+}
+
+TEST_CASE("action timing widens the window with the clocks seen per sync round", "[intent]") {
+  ActionTiming timing(1, false);
+  const Clock initial = timing.Window(0);
+  Clock clock = 0;
+  for (int round = 0; round < 20; ++round) {
+    clock += 10;
+    timing.OnSyncRound(0, clock);
+  }
+  CHECK(timing.Window(0) > initial);
+  CHECK(timing.Window(0) >= 20);  // two rounds of ~10 clocks
+  CHECK(timing.Window(0) < 100);
+  CHECK(ActionTiming(1, true).Window(0) > 1000000);  // act immediately
+}
+
+}  // namespace
+}  // namespace augur

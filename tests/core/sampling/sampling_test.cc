@@ -1,0 +1,83 @@
+// Sampling access: exact schemes reproduce the application's distribution
+// (chi-square, fixed seed); every scheme returns values for its keys.
+#include "core/sampling/sampling.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "tests/core/protocol/cluster_scenarios.h"
+
+namespace augur {
+namespace {
+
+// P(i) proportional to i + 1 over keys 0..9.
+Key DrawTriangular(Rng& rng) {
+  uint64_t u = rng.Below(55);
+  for (Key i = 0; i < 10; ++i) {
+    if (u < i + 1) return i;
+    u -= i + 1;
+  }
+  return 9;
+}
+
+std::map<Key, uint64_t> SampleCounts(SampleScheme scheme, const std::string& policy) {
+  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
+  o.node.sampling.scheme = scheme;
+  o.node.sampling.reuse = 3;
+  o.node.sampling.draw = DrawTriangular;
+  o.node.policy = *MakePolicy(policy);
+  LoopbackCluster cluster(o);
+  std::map<Key, uint64_t> counts;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<Key> keys;
+                std::vector<float> values;
+                for (Clock c = 0; c < 300; ++c) {
+                  SampleHandle h = w.PrepareSample(20, c + 1, c + 2);
+                  w.AdvanceClock();
+                  w.PullSample(h, &keys, &values);
+                  REQUIRE(keys.size() == 20);
+                  REQUIRE(values.size() == 40);
+                  if (w.node_id() == 0)
+                    for (Key k : keys) ++counts[k];
+                }
+                w.Barrier();
+              })
+              .ok());
+  return counts;
+}
+
+double ChiSquare(const std::map<Key, uint64_t>& counts) {
+  uint64_t n = 0;
+  for (const auto& [k, c] : counts) n += c;
+  double chi = 0;
+  for (Key i = 0; i < 10; ++i) {
+    const double expected = n * (i + 1) / 55.0;
+    const double got = counts.count(i) ? static_cast<double>(counts.at(i)) : 0.0;
+    chi += (got - expected) * (got - expected) / expected;
+  }
+  return chi;
+}
+
+TEST_CASE("naive and preloc sampling follow the application's distribution", "[sampling]") {
+  constexpr double kChi2Critical = 27.88;  // 9 degrees of freedom, p = 0.001
+  CHECK(ChiSquare(SampleCounts(SampleScheme::kNaive, "classic")) < kChi2Critical);
+  CHECK(ChiSquare(SampleCounts(SampleScheme::kPreloc, "adaptive")) < kChi2Critical);
+  CHECK(ChiSquare(SampleCounts(SampleScheme::kPool, "adaptive")) < 3 * kChi2Critical);
+}
+
+TEST_CASE("the chi-square check detects a biased scheme", "[sampling]") {
+  // local sampling prefers keys held locally: with relocation it is biased.
+  std::map<Key, uint64_t> skewed;
+  for (Key i = 0; i < 10; ++i) skewed[i] = 100;  // uniform instead of triangular
+  CHECK(ChiSquare(skewed) > 27.88);
+  CHECK(SampleCounts(SampleScheme::kLocal, "adaptive").size() > 0);
+}
+
+TEST_CASE("sampling scheme names parse", "[sampling]") {
+  CHECK(*ParseSampleScheme("pool") == SampleScheme::kPool);
+  CHECK_FALSE(ParseSampleScheme("magic").ok());
+}
+
+}  // namespace
+}  // namespace augur
