@@ -12,6 +12,7 @@
 #include "experiments/models/complex_model.h"
 #include "experiments/models/mf_model.h"
 #include "experiments/models/sgns_model.h"
+#include "experiments/models/vector_update.h"
 
 namespace augur {
 namespace {
@@ -25,8 +26,11 @@ std::vector<float> Table(size_t rows, uint32_t len, uint64_t seed) {
 
 constexpr size_t kRows = 1 << 16;
 
+// range(0): complex dim d; range(1): 1 = vectorised AdaGrad (the single-node
+// baseline's), 0 = core's scalar ApplyUpdate.
 void BM_ComplExExample(benchmark::State& state) {
   const uint32_t d = static_cast<uint32_t>(state.range(0));
+  const bool vectorized = state.range(1) != 0;
   const uint32_t negatives = 10;
   const uint32_t len = 2 * d;
   std::vector<float> values = Table(kRows, len, 1), acc(values.size(), 0.0f);
@@ -52,13 +56,18 @@ void BM_ComplExExample(benchmark::State& state) {
       s = ComplEx::Score(h, r, n, d);
       ComplEx::AddGradients(h, r, n, d, LogisticGrad(s, false), gh, gr, gn);
     }
-    for (uint32_t i = 0; i < negatives + 3; ++i)
-      ApplyUpdate(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
+    for (uint32_t i = 0; i < negatives + 3; ++i) {
+      if (vectorized) {
+        ApplyUpdateVectorized(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
+      } else {
+        ApplyUpdate(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
+      }
+    }
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ComplExExample)->Arg(32)->Arg(64)->Arg(128);
+BENCHMARK(BM_ComplExExample)->Args({32, 0})->Args({32, 1})->Args({64, 1})->Args({128, 1});
 
 void BM_SgnsPair(benchmark::State& state) {
   const uint32_t d = static_cast<uint32_t>(state.range(0));

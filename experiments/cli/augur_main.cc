@@ -38,6 +38,13 @@ int Main(int argc, char** argv) {
   auto add = [&](CommandFn fn) { commands.emplace_back(root.get_subcommands({}).back(), fn); };
   add(AddVersionCommand(root));
   add(AddLoopbackCommand(root));
+  add(AddDataCommand(root));
+  add(AddSingleCommand(root));
+  add(AddRunCommand(root));
+  add(AddLaunchCommand(root));
+  add(AddBenchNetCommand(root));
+  add(AddSimCommand(root));
+  add(AddCalibrateCommand(root));
   try {
     root.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -16,6 +16,7 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
       "Run N nodes x T workers in this process on the deterministic loopback runtime "
       "(virtual clock, analytic network model; epoch times are model time)");
   AddRunFlags(*app, config.get());
+  AddWorkloadFlags(*app, config.get());
   AddNetworkModelFlags(*app, text.get());
   return [config, text]() -> int {
     config->backend = "loopback";

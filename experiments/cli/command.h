@@ -16,6 +16,14 @@ using CommandFn = std::function<int()>;
 
 CommandFn AddVersionCommand(CLI::App& root);
 CommandFn AddLoopbackCommand(CLI::App& root);
+// TCP backend: one node, a launched cluster, the network benchmark.
+CommandFn AddRunCommand(CLI::App& root);
+CommandFn AddLaunchCommand(CLI::App& root);
+CommandFn AddBenchNetCommand(CLI::App& root);
+CommandFn AddSimCommand(CLI::App& root);
+CommandFn AddCalibrateCommand(CLI::App& root);
+CommandFn AddDataCommand(CLI::App& root);
+CommandFn AddSingleCommand(CLI::App& root);
 
 // Prints "augur: error: MESSAGE" as one line on stderr; returns 2.
 int UsageError(const std::string& message);

@@ -7,9 +7,25 @@ namespace augur {
 void AddRunFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--nodes", c->nodes, "Number of nodes")->capture_default_str();
   app.add_option("--workers", c->workers, "Worker threads per node")->capture_default_str();
-  app.add_option("--workload", c->workload, "Workload: zipf")->capture_default_str();
-  app.add_option("--policy", c->policy, "Parameter management policy: classic")
+  app.add_option("--workload", c->workload, "Workload: zipf|kge|wv|mf")->capture_default_str();
+  app.add_option("--policy", c->policy,
+                 "Parameter management: classic (static partitioning) | replicate-all | "
+                 "relocate (Lapse) | nups (hot keys replicated, tail relocated) | adaptive "
+                 "(intent-driven, no knobs)")
       ->capture_default_str();
+  app.add_option("--replicate", c->replicate,
+                 "nups: number of hot keys to replicate (0: the workload's own hot set)")
+      ->capture_default_str();
+  app.add_option_function<std::string>(
+      "--sync-period",
+      [c](const std::string& text) {
+        Result<double> d = ParseDuration(text);
+        if (!d.ok()) throw CLI::ValidationError("--sync-period", d.status().message());
+        c->sync_period_seconds = *d;
+      },
+      "Replica synchronisation period (default 1ms)");
+  app.add_flag("--act-immediately", c->act_immediately,
+               "Act on intent when it is signalled instead of timing it to the predicted window");
   app.add_option("--epochs", c->epochs, "Training epochs")->capture_default_str();
   app.add_option("--seed", c->seed, "Run seed (every random choice derives from it)")
       ->capture_default_str();
@@ -19,17 +35,51 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--pattern", c->pattern, "zipf access pattern: uniform|hot|partitioned|mixed")
       ->capture_default_str();
   app.add_option("--keys", c->zipf.keys, "zipf: number of keys")->capture_default_str();
-  app.add_option("--dim", c->zipf.dim, "zipf: floats per value")->capture_default_str();
-  app.add_option("--batch-size", c->zipf.batch_size, "zipf: key accesses per mini-batch")
-      ->capture_default_str();
+  app.add_option("--dim", c->dim,
+                 "Floats per value (zipf, default 16), embedding dim (kge 32 complex, wv 32), "
+                 "rank (mf 32)");
+  app.add_option("--batch-size", c->batch_size,
+                 "Mini-batch size: key accesses (zipf, 64), triples (kge, 128), sentences (wv, "
+                 "16), ratings (mf, 256)");
   app.add_option("--batches", c->zipf.batches_per_epoch, "zipf: mini-batches per worker per epoch")
       ->capture_default_str();
   app.add_option("--skew", c->zipf.skew, "zipf: Zipf exponent of hot accesses")
       ->capture_default_str();
-  app.add_option("--lookahead", c->zipf.lookahead, "zipf: clocks of intent signalled ahead")
+  app.add_option("--lookahead", c->zipf.lookahead,
+                 "Clocks (mini-batches) of intent signalled ahead, all workloads")
       ->capture_default_str();
   app.add_option("--compute-per-key", c->zipf.compute_seconds_per_key,
                  "zipf: modelled compute seconds per key access")
+      ->capture_default_str();
+}
+
+void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
+  app.add_option("--data", c->data_dir,
+                 "Prepared data set (augur data ...); without it kge/wv prepare WordNet into "
+                 "results/cache/ on first use and mf generates its matrix in memory");
+  app.add_option("--wordnet", c->wordnet_dir, "WordNet database directory (for the cache)")
+      ->capture_default_str();
+  app.add_option("--partition", c->partition,
+                 "How training data is split over workers: random|graph")
+      ->capture_default_str();
+  app.add_option("--negatives", c->negatives, "Negatives per true example (kge 10, wv 5)");
+  app.add_option("--lr", c->learning_rate,
+                 "Learning rate (kge AdaGrad 0.1, wv SGD 0.025, mf SGD 0.02)");
+  app.add_option("--compute-per-sample", c->compute_seconds_per_sample,
+                 "Modelled compute seconds per example on virtual-time backends "
+                 "(kge 2.5e-6, wv 1e-6, mf 1e-7)");
+  app.add_option("--eval-triples", c->kge.eval_triples,
+                 "kge: valid/test triples ranked at the end (0 = all)")
+      ->capture_default_str();
+  app.add_option("--window", c->wv.window, "wv: maximal context window")->capture_default_str();
+  app.add_option("--min-count", c->wv.min_count, "wv: minimal word count")->capture_default_str();
+  app.add_option("--subsample", c->wv.subsample, "wv: frequent-word subsampling threshold")
+      ->capture_default_str();
+  app.add_option("--reg", c->mf.reg, "mf: L2 regularisation")->capture_default_str();
+  app.add_option("--mf-rows", c->mf.gen_rows, "mf without --data: rows")->capture_default_str();
+  app.add_option("--mf-cols", c->mf.gen_cols, "mf without --data: columns")->capture_default_str();
+  app.add_option("--mf-nnz", c->mf.gen_nnz, "mf without --data: cells")->capture_default_str();
+  app.add_option("--mf-skew", c->mf.gen_skew, "mf without --data: Zipf exponent")
       ->capture_default_str();
 }
 

@@ -1,9 +1,8 @@
 // Flags shared by every command that runs a cluster (loopback, sim, run).
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "experiments/config/run_config.h"
 
@@ -16,6 +15,8 @@ struct RunFlagText {  // unit-bearing flags, parsed after CLI11 (see units.h)
 };
 
 void AddRunFlags(CLI::App& app, RunConfig* config);
+// Flags of the real workloads (kge, wv, mf): --data, --partition, --negatives, ...
+void AddWorkloadFlags(CLI::App& app, RunConfig* config);
 void AddNetworkModelFlags(CLI::App& app, RunFlagText* text);
 // Parses the unit-bearing flags into config and validates it.
 Status FinishRunConfig(const RunFlagText& text, RunConfig* config);

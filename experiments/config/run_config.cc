@@ -1,13 +1,30 @@
 #include "experiments/config/run_config.h"
 
+#include "core/policy/policy.h"
+
 namespace augur {
 
 Status RunConfig::Validate() {
   if (nodes == 0) return Status::Error("--nodes must be at least 1");
   if (workers == 0) return Status::Error("--workers must be at least 1");
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
-  if (workload != "zipf") return Status::Error("--workload '" + workload + "' is unknown (expected zipf)");
-  if (policy != "classic") return Status::Error("--policy '" + policy + "' is unknown (expected classic)");
+  if (workload != "zipf" && workload != "kge" && workload != "wv" && workload != "mf")
+    return Status::Error("--workload '" + workload + "' is unknown (expected zipf|kge|wv|mf)");
+  if (partition != "random" && partition != "graph")
+    return Status::Error("--partition '" + partition + "' is unknown (expected random|graph)");
+  if (dim != 0) zipf.dim = kge.dim = wv.dim = mf.rank = dim;
+  if (batch_size != 0)
+    zipf.batch_size = kge.batch_size = wv.batch_size = mf.batch_size = batch_size;
+  if (negatives != 0) kge.negatives = wv.negatives = negatives;
+  if (learning_rate != 0) kge.learning_rate = wv.learning_rate = mf.learning_rate = learning_rate;
+  if (compute_seconds_per_sample >= 0) {
+    kge.compute_seconds_per_sample = wv.compute_seconds_per_sample = mf.compute_seconds_per_sample =
+        compute_seconds_per_sample;
+  }
+  if (Status s = ValidateWorkloadOptions(kge, wv, mf); !s.ok()) return s;
+  if (Result<std::shared_ptr<const Policy>> p = MakePolicy(policy); !p.ok())
+    return p.status().WithContext("--policy");
+  if (!(sync_period_seconds > 0)) return Status::Error("--sync-period must be > 0");
   Result<AccessPattern> p = ParseAccessPattern(pattern);
   if (!p.ok()) return p.status().WithContext("--pattern");
   if (zipf.keys == 0) return Status::Error("--keys must be at least 1");
@@ -30,6 +47,9 @@ nlohmann::json RunConfig::ToJson() const {
       {"backend", backend},
       {"workload", workload},
       {"policy", policy},
+      {"sync_period_seconds", sync_period_seconds},
+      {"replicate", replicate},
+      {"act_immediately", act_immediately},
       {"nodes", nodes},
       {"workers_per_node", workers},
       {"seed", seed},
@@ -44,6 +64,11 @@ nlohmann::json RunConfig::ToJson() const {
         {"skew", zipf.skew},
         {"lookahead", zipf.lookahead},
         {"compute_seconds_per_key", zipf.compute_seconds_per_key}}},
+      {"data_dir", data_dir},
+      {"partition", partition},
+      {"kge", augur::ToJson(kge)},
+      {"wv", augur::ToJson(wv)},
+      {"mf", augur::ToJson(mf)},
       {"network",
        {{"bandwidth_bytes_per_second", network.bandwidth_bytes_per_second},
         {"latency_seconds", network.latency_seconds},

@@ -6,12 +6,12 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/base/status.h"
 #include "core/testing/network_model.h"
+#include "experiments/config/workload_options.h"
 #include "experiments/workloads/zipf_workload.h"
 
 namespace augur {
@@ -23,13 +23,30 @@ struct RunConfig {
   uint32_t nodes = 4;
   uint32_t workers = 2;  // per node
   uint64_t seed = 1;
-  std::string out_dir;   // empty: do not write result.json
+  std::string out_dir;  // empty: do not write result.json
   std::string pattern = "uniform";
-  ZipfOptions zipf;      // epochs, verify and seed are mirrored into it by Validate()
+  ZipfOptions zipf;  // epochs, verify and seed are mirrored into it by Validate()
   uint32_t epochs = 1;
   bool verify = false;
+  // Parameter management (core/policy): --policy, --sync-period, --replicate, --act-immediately.
+  double sync_period_seconds = 1e-3;
+  uint64_t replicate = 0;  // nups: hot keys replicated (0: the workload's hot set)
+  bool act_immediately = false;
   // Loopback network model.
   NetworkModelOptions network;
+  // Real workloads (kge, wv, mf; see workload_options.h).
+  std::string data_dir;  // --data; empty: the cache (data_cache.h)
+  std::string wordnet_dir = "/usr/share/wordnet";
+  std::string partition = "random";  // random | graph
+  KgeOptions kge;
+  WvOptions wv;
+  MfOptions mf;
+  // Flags shared by all workloads; 0 / negative = keep each workload's default.
+  uint32_t dim = 0;                        // --dim (zipf: floats per value; mf: rank)
+  uint32_t batch_size = 0;                 // --batch-size
+  uint32_t negatives = 0;                  // --negatives
+  float learning_rate = 0;                 // --lr
+  double compute_seconds_per_sample = -1;  // --compute-per-sample
 
   // Checks ranges and names; fills derived fields. Error names the flag.
   Status Validate();

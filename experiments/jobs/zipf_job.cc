@@ -1,5 +1,10 @@
 #include "experiments/jobs/zipf_job.h"
 
+#include <algorithm>
+
+#include "core/base/check.h"
+#include "experiments/jobs/management_options.h"
+
 namespace augur {
 
 ZipfJob::ZipfJob(const RunConfig& config)
@@ -12,6 +17,11 @@ NodeOptions ZipfJob::MakeNodeOptions() const {
   o.workers = config_.workers;
   o.layout = workload_.layout();
   o.init = nullptr;  // zeros: the verify sums start from 0
+  // Default hot set: 0.1% of the keys (the mixed pattern's hot set).
+  const uint64_t hot = std::max<uint64_t>(1, config_.zipf.keys / 1000);
+  Status s = ConfigureManagement(
+      config_, workload_.HotKeys(config_.replicate ? config_.replicate : hot), &o);
+  AUGUR_CHECK(s.ok(), "%s", s.message().c_str());  // the config was validated
   return o;
 }
 
@@ -23,6 +33,11 @@ void ZipfJob::RunWorker(Worker& w) {
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   if (!z.verify) return;
   w.Barrier();  // nobody verifies before every node took its snapshot
+  // Flush every replica delta, then refresh the replicas once more: after
+  // that every copy a verifying pull may read holds every push.
+  if (w.id() == 0) w.WaitSync();
+  w.Barrier();
+  if (w.id() == 0) w.WaitSync();
   if (w.id() == 0) {
     std::string detail;
     const uint64_t bad = workload_.VerifyNode(w, &detail);
@@ -52,11 +67,6 @@ void ZipfJob::Report(RunResult* result) const {
           std::to_string(mismatches_.load()) + " keys wrong; first: " + first_mismatch_;
     }
   }
-}
-
-Result<std::unique_ptr<Job>> MakeJob(const RunConfig& config) {
-  if (config.workload == "zipf") return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config));
-  return Status::Error("--workload '" + config.workload + "' is unknown");
 }
 
 }  // namespace augur

@@ -1,0 +1,51 @@
+// FrameReader: reassembles transport frames from a byte stream.
+//
+// The connection reads socket bytes straight into Prepare()'s span, commits
+// them, then drains whole frames with Next(). Every header is validated before
+// its payload is buffered (so an oversized length is refused before any
+// allocation), and a kData payload must be exactly one valid core frame
+// (core/codec DecodeHeader, body length consistent). Errors are one-line
+// reasons suitable for "dropped connection from PEER: REASON".
+// Owned by one connection; used only on its I/O thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "backends/tcp/transport_frame.h"
+#include "core/base/status.h"
+
+namespace augur::tcp {
+
+struct Frame {
+  FrameKind kind = FrameKind::kData;
+  std::span<const uint8_t> payload;  // valid until the next Prepare()
+};
+
+class FrameReader {
+ public:
+  explicit FrameReader(uint32_t max_frame_bytes) : max_frame_bytes_(max_frame_bytes) {}
+
+  // Space to read into: at least `min_bytes`, more if the frame being
+  // assembled needs it. Invalidates payload spans returned earlier.
+  std::span<uint8_t> Prepare(size_t min_bytes = 256 * 1024);
+  // REQUIRES: n <= the size of the span the last Prepare() returned.
+  void Commit(size_t n);
+  // Sets *out to the next complete frame and returns true; false when more
+  // bytes are needed; an error when the stream is malformed (the reader is
+  // then unusable: drop the connection).
+  Result<bool> Next(Frame* out);
+  // At end of stream: an error if a partial frame is buffered ("truncated").
+  Status CheckCleanEof() const;
+  size_t buffered() const { return end_ - begin_; }
+
+ private:
+  const uint32_t max_frame_bytes_;
+  std::vector<uint8_t> buffer_;
+  size_t begin_ = 0;  // first unconsumed byte
+  size_t end_ = 0;    // one past the last committed byte
+  size_t need_ = 0;   // bytes the frame at begin_ needs in total, 0 if unknown
+};
+
+}  // namespace augur::tcp

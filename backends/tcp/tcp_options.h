@@ -1,0 +1,33 @@
+// TcpOptions: how one node process joins a TCP cluster (filled from `augur run` flags).
+//
+// Plain value; validated by the command that fills it. The secret is held
+// here after loading and is never printed or written to a result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/tcp/transport_frame.h"
+
+namespace augur::tcp {
+
+struct TcpOptions {
+  uint32_t rank = 0;
+  uint32_t nodes = 1;
+  // Rank 0 listens here; every other rank dials it first.
+  std::string coordinator_host = "127.0.0.1";
+  uint16_t coordinator_port = 29500;
+  // Address to listen on; empty: the coordinator host on rank 0, else
+  // 127.0.0.1 when the coordinator is on loopback, else 0.0.0.0.
+  std::string bind_host;
+  std::string cluster_id = "augur";
+  std::vector<uint8_t> secret;  // from --secret-file; never logged
+  // A peer silent for this long (or not joined by then) stops the cluster.
+  double peer_timeout_seconds = 30;
+  // Extra delay applied to every received frame before delivery (0: off).
+  double emulate_latency_seconds = 0;
+  uint32_t max_frame_bytes = kDefaultMaxFrameBytes;
+};
+
+}  // namespace augur::tcp

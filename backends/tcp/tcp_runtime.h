@@ -1,0 +1,52 @@
+// TcpRuntime: the real-time Runtime (core/runtime/runtime.h) of one node process.
+//
+// Owns the TcpTransport. Messages arrive on the transport's I/O thread, which
+// is this node's one protocol context: Node::OnMessage and Node::OnTimer are
+// only ever called from it. Workers are real threads; Mutex is std::mutex,
+// Parker a condition variable with a permit. Now() is wall time since
+// construction; Compute() returns at once (real work takes real time).
+// Lifecycle: construct, build the Node on it, Start(node), run workers,
+// Finish(); the Node must outlive the runtime's I/O thread (destroy the
+// runtime first, or call Finish()).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "backends/tcp/tcp_options.h"
+#include "backends/tcp/tcp_transport.h"
+#include "core/protocol/node.h"
+#include "core/runtime/runtime.h"
+
+namespace augur::tcp {
+
+class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
+ public:
+  explicit TcpRuntime(TcpOptions options);
+  ~TcpRuntime() override;
+
+  // Joins the cluster; messages are delivered to `node` from then on.
+  Status Start(Node* node);
+  // After every local worker returned: goodbye/drain (see tcp_transport.h).
+  Status Finish();
+  TcpTransport& transport() { return transport_; }
+
+  NodeId self() const override { return transport_.options().rank; }
+  uint32_t num_nodes() const override { return transport_.options().nodes; }
+  void Send(NodeId to, std::vector<uint8_t> frame) override;
+  double Now() override;
+  void Compute(double seconds) override;
+  void SetTimer(double delay_seconds, uint64_t timer_id) override;
+  std::unique_ptr<Mutex> NewMutex() override;
+  std::unique_ptr<Parker> NewParker() override;
+
+ private:
+  Status OnData(NodeId from, std::span<const uint8_t> frame) override;
+
+  const std::chrono::steady_clock::time_point start_;
+  Node* node_ = nullptr;  // set by Start, read on the I/O thread only afterwards
+  TcpTransport transport_;
+};
+
+}  // namespace augur::tcp

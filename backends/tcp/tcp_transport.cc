@@ -1,0 +1,470 @@
+#include "backends/tcp/tcp_transport.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "core/base/check.h"
+
+namespace augur::tcp {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+std::chrono::nanoseconds ToDuration(double seconds) {
+  return std::chrono::nanoseconds(static_cast<int64_t>(seconds * 1e9));
+}
+
+bool IsLoopbackHost(const std::string& host) {
+  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+}
+
+}  // namespace
+
+TcpTransport::TcpTransport(TcpOptions options, Receiver& receiver)
+    : options_(std::move(options)),
+      receiver_(receiver),
+      work_(asio::make_work_guard(io_)),
+      acceptor_(io_),
+      tick_timer_(io_),
+      delay_timer_(io_),
+      start_(SteadyClock::now()),
+      peers_(options_.nodes) {
+  AUGUR_CHECK(options_.rank < options_.nodes, "rank %u of %u", options_.rank, options_.nodes);
+  handshake_.cluster_id = options_.cluster_id;
+  handshake_.secret = options_.secret;
+  handshake_.rank = options_.rank;
+  handshake_.nodes = options_.nodes;
+  for (uint32_t i = 0; i < options_.nodes; ++i) outboxes_.push_back(std::make_unique<Outbox>());
+}
+
+TcpTransport::~TcpTransport() {
+  work_.reset();
+  io_.stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+void TcpTransport::Log(const std::string& line) const {
+  std::fprintf(stderr, "augur rank %u: %s\n", options_.rank, line.c_str());
+}
+
+void TcpTransport::Fail(const Status& s) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!failure_.ok()) return;
+    failure_ = s;
+  }
+  cv_.notify_all();
+}
+
+Status TcpTransport::failure() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return failure_;
+}
+
+void TcpTransport::Notify() {
+  { std::lock_guard<std::mutex> g(mu_); }
+  cv_.notify_all();
+}
+
+Status TcpTransport::WaitFor(const std::function<bool()>& done) {
+  std::unique_lock<std::mutex> g(mu_);
+  cv_.wait(g, [&] { return !failure_.ok() || done(); });
+  return failure_;
+}
+
+std::string TcpTransport::PeerName(NodeId p) const {
+  if (peers_[p].conn) return peers_[p].conn->Describe();
+  return "rank " + std::to_string(p);
+}
+
+Status TcpTransport::Listen() {
+  std::string host = options_.bind_host;
+  if (host.empty()) {
+    host = options_.rank == 0                          ? options_.coordinator_host
+           : IsLoopbackHost(options_.coordinator_host) ? "127.0.0.1"
+                                                       : "0.0.0.0";
+  }
+  const uint16_t port = options_.rank == 0 ? options_.coordinator_port : 0;
+  asio::error_code ec;
+  asio::ip::tcp::resolver resolver(io_);
+  auto results = resolver.resolve(host, std::to_string(port), ec);
+  if (ec || results.empty()) {
+    return Status::Error("cannot resolve listen address '" + host + "': " + ec.message());
+  }
+  const asio::ip::tcp::endpoint ep = results.begin()->endpoint();
+  acceptor_.open(ep.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::ip::tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(ep, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::Error("cannot listen on " + host + ":" + std::to_string(port) + ": " +
+                         ec.message() + (options_.rank == 0 ? " (is --coordinator free?)" : ""));
+  }
+  advertised_.host = ep.address().is_unspecified() ? "" : ep.address().to_string();
+  advertised_.port = acceptor_.local_endpoint().port();
+  return Status::Ok();
+}
+
+Status TcpTransport::Start() {
+  if (Status s = Listen(); !s.ok()) return s;
+  Accept();
+  asio::post(io_, [this] {
+    Tick();
+    if (options_.rank != 0) {
+      Dial(0, PeerAddress{options_.coordinator_host, options_.coordinator_port},
+           start_ + ToDuration(options_.peer_timeout_seconds));
+    } else {
+      CheckReady();  // a cluster of one is ready at once
+    }
+  });
+  thread_ = std::thread([this] { io_.run(); });
+  Status s;
+  {
+    std::unique_lock<std::mutex> g(mu_);
+    cv_.wait(g, [&] { return !failure_.ok() || ready_; });
+    s = failure_;
+  }
+  if (s.ok()) {
+    Log("joined cluster '" + options_.cluster_id + "' of " + std::to_string(options_.nodes) +
+        " nodes (listening on port " + std::to_string(advertised_.port) + ")");
+  }
+  return s;
+}
+
+void TcpTransport::Accept() {
+  acceptor_.async_accept([this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (!ec) {
+      auto c =
+          std::make_shared<PeerConnection>(std::move(socket), PeerConnection::Role::kAcceptor, -1,
+                                           handshake_, options_.max_frame_bytes, AsListener());
+      unattached_.push_back(c);
+      c->Start();
+    } else {
+      Log("accept failed: " + ec.message());
+    }
+    if (!local_done_) Accept();
+  });
+}
+
+void TcpTransport::Dial(NodeId rank, PeerAddress address, SteadyClock::time_point deadline) {
+  auto socket = std::make_shared<asio::ip::tcp::socket>(io_);
+  asio::error_code ec;
+  asio::ip::tcp::resolver resolver(io_);
+  auto results = resolver.resolve(address.host, std::to_string(address.port), ec);
+  auto retry_or_fail = [this, rank, address, deadline](const std::string& why) {
+    if (SteadyClock::now() >= deadline) {
+      Fail(Status::Error("cannot reach rank " + std::to_string(rank) + " at " + address.host + ":" +
+                         std::to_string(address.port) + " within --peer-timeout: " + why));
+      return;
+    }
+    auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(100));
+    timer->async_wait([this, timer, rank, address, deadline](const asio::error_code& e) {
+      if (!e) Dial(rank, address, deadline);
+    });
+  };
+  if (ec) {
+    retry_or_fail("cannot resolve '" + address.host + "': " + ec.message());
+    return;
+  }
+  asio::async_connect(*socket, results,
+                      [this, socket, rank, retry_or_fail](const asio::error_code& e,
+                                                          const asio::ip::tcp::endpoint&) {
+                        if (e) {
+                          retry_or_fail(e.message());
+                          return;
+                        }
+                        auto c = std::make_shared<PeerConnection>(
+                            std::move(*socket), PeerConnection::Role::kDialer, rank, handshake_,
+                            options_.max_frame_bytes, AsListener());
+                        unattached_.push_back(c);
+                        c->Start();
+                      });
+}
+
+Status TcpTransport::OnAuthenticated(PeerConnection& c) {
+  const NodeId p = static_cast<NodeId>(c.peer_rank());
+  if (c.role() == PeerConnection::Role::kAcceptor && p < options_.rank) {
+    return Status::Error("rank " + std::to_string(p) + " dialed rank " +
+                         std::to_string(options_.rank) + " (only higher ranks dial lower ones)");
+  }
+  if (peers_[p].conn) return Status::Error("rank " + std::to_string(p) + " is already connected");
+  for (auto it = unattached_.begin(); it != unattached_.end(); ++it) {
+    if (it->get() == &c) {
+      peers_[p].conn = std::move(*it);
+      unattached_.erase(it);
+      break;
+    }
+  }
+  AUGUR_CHECK(peers_[p].conn.get() == &c, "authenticated connection not tracked");
+  if (options_.rank != 0 && p == 0) OnCoordinatorReady(c);
+  while (!peers_[p].pending.empty()) {
+    c.Send(FrameKind::kData, std::move(peers_[p].pending.front()));
+    peers_[p].pending.pop_front();
+  }
+  CheckReady();
+  return Status::Ok();
+}
+
+void TcpTransport::OnCoordinatorReady(PeerConnection& c) {
+  PeerAddress me = advertised_;
+  if (me.host.empty()) me.host = c.local_endpoint().address().to_string();
+  c.Send(FrameKind::kRegister, EncodeRegister(Register{me}));
+}
+
+Status TcpTransport::HandleRegister(NodeId from, const Frame& f) {
+  if (options_.rank != 0)
+    return Status::Error("register frame sent to rank " + std::to_string(options_.rank));
+  Result<Register> r = DecodeRegister(f.payload);
+  if (!r.ok()) return r.status();
+  if (peers_[from].address) return Status::Error("rank registered twice");
+  PeerAddress a = r->listen;
+  if (a.host.empty()) a.host = peers_[from].conn->remote_host();
+  peers_[from].address = a;
+  for (NodeId p = 1; p < options_.nodes; ++p)
+    if (!peers_[p].address) return Status::Ok();
+  Roster roster;
+  roster.ranks.push_back(PeerAddress{options_.coordinator_host, options_.coordinator_port});
+  for (NodeId p = 1; p < options_.nodes; ++p) roster.ranks.push_back(*peers_[p].address);
+  const std::vector<uint8_t> payload = EncodeRoster(roster);
+  for (NodeId p = 1; p < options_.nodes; ++p) peers_[p].conn->Send(FrameKind::kRoster, payload);
+  roster_sent_ = true;
+  return Status::Ok();
+}
+
+Status TcpTransport::HandleRoster(const Frame& f) {
+  Result<Roster> r = DecodeRoster(f.payload, options_.nodes);
+  if (!r.ok()) return r.status();
+  if (r->ranks.size() != options_.nodes) return Status::Error("roster does not list every rank");
+  const auto deadline = SteadyClock::now() + ToDuration(options_.peer_timeout_seconds);
+  for (NodeId j = 1; j < options_.rank; ++j) Dial(j, r->ranks[j], deadline);
+  return Status::Ok();
+}
+
+void TcpTransport::CheckReady() {
+  for (NodeId p = 0; p < options_.nodes; ++p)
+    if (p != options_.rank && !peers_[p].conn) return;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (ready_) return;
+    ready_ = true;
+  }
+  cv_.notify_all();
+}
+
+Status TcpTransport::OnFrame(PeerConnection& c, const Frame& f) {
+  const NodeId p = static_cast<NodeId>(c.peer_rank());
+  switch (f.kind) {
+    case FrameKind::kRegister:
+      return HandleRegister(p, f);
+    case FrameKind::kRoster:
+      if (p != 0) return Status::Error("roster frame from a rank other than the coordinator");
+      return HandleRoster(f);
+    case FrameKind::kHeartbeat:
+      return Status::Ok();
+    case FrameKind::kData:
+    case FrameKind::kGoodbye:
+      if (options_.emulate_latency_seconds <= 0) return Dispatch(p, f.kind, f.payload);
+      delayed_.push_back(
+          Delayed{SteadyClock::now() + ToDuration(options_.emulate_latency_seconds), p, f.kind,
+                  std::vector<uint8_t>(f.payload.begin(), f.payload.end()), std::nullopt});
+      DeliverDelayed();
+      return Status::Ok();
+    default:
+      return Status::Error(std::string("unexpected ") + FrameKindName(f.kind) + " frame");
+  }
+}
+
+Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8_t> payload) {
+  if (kind == FrameKind::kGoodbye) {
+    if (!payload.empty()) return Status::Error("goodbye frame with a payload");
+    peers_[from].goodbye_received = true;
+    MaybeShutdown(from);
+    return Status::Ok();
+  }
+  return receiver_.OnData(from, payload);
+}
+
+void TcpTransport::DeliverDelayed() {
+  const auto now = SteadyClock::now();
+  while (!delayed_.empty() && delayed_.front().due <= now) {
+    Delayed d = std::move(delayed_.front());
+    delayed_.pop_front();
+    std::shared_ptr<PeerConnection> c = peers_[d.from].conn;
+    if (!c || !failure().ok()) continue;
+    if (d.eof.has_value()) {
+      HandlePeerEof(*c, *d.eof);
+      continue;
+    }
+    // Frames that arrived before a clean close are still delivered.
+    if (Status s = Dispatch(d.from, d.kind, d.payload); !s.ok()) {
+      if (!c->closed()) {
+        c->Close(s);
+      } else {
+        Fail(Status::Error("lost rank " + std::to_string(d.from) + ": " + s.message()));
+      }
+    }
+  }
+  if (delayed_.empty() || delay_timer_armed_) return;
+  delay_timer_armed_ = true;
+  delay_timer_.expires_at(delayed_.front().due);
+  delay_timer_.async_wait([this](const asio::error_code& ec) {
+    delay_timer_armed_ = false;
+    if (!ec) DeliverDelayed();
+  });
+}
+
+void TcpTransport::Send(NodeId to, std::vector<uint8_t> frame) {
+  AUGUR_CHECK(to < options_.nodes, "send to rank %u of %u", to, options_.nodes);
+  if (to == options_.rank) {
+    asio::post(io_, [this, f = std::move(frame)]() mutable { DeliverSelf(std::move(f)); });
+    return;
+  }
+  Outbox& box = *outboxes_[to];
+  bool post = false;
+  {
+    std::lock_guard<std::mutex> g(box.mu);
+    box.frames.push_back(std::move(frame));
+    post = !box.flush_posted;
+    box.flush_posted = true;
+  }
+  if (io_.get_executor().running_in_this_thread()) {
+    Flush(to);  // a handler's reply: no need for another trip through the queue
+  } else if (post) {
+    asio::post(io_, [this, to] { Flush(to); });
+  }
+}
+
+void TcpTransport::DeliverSelf(std::vector<uint8_t> frame) {
+  if (Status s = receiver_.OnData(options_.rank, frame); !s.ok()) {
+    Log("frame to self rejected: " + s.message());
+    Fail(s.WithContext("frame to self"));
+  }
+}
+
+void TcpTransport::Flush(NodeId to) {
+  std::vector<std::vector<uint8_t>> frames;
+  {
+    Outbox& box = *outboxes_[to];
+    std::lock_guard<std::mutex> g(box.mu);
+    frames.swap(box.frames);
+    box.flush_posted = false;
+  }
+  Peer& peer = peers_[to];
+  for (auto& f : frames) {
+    if (peer.conn) {
+      peer.conn->Send(FrameKind::kData, std::move(f));
+    } else {
+      peer.pending.push_back(std::move(f));
+    }
+  }
+}
+
+Status TcpTransport::Finish() {
+  asio::post(io_, [this] { SayGoodbye(); });
+  std::unique_lock<std::mutex> g(mu_);
+  cv_.wait(g, [&] { return !failure_.ok() || finished_; });
+  return failure_;
+}
+
+void TcpTransport::SayGoodbye() {
+  local_done_ = true;
+  for (NodeId p = 0; p < options_.nodes; ++p) {
+    if (p == options_.rank) continue;
+    Flush(p);
+    if (peers_[p].conn) peers_[p].conn->Send(FrameKind::kGoodbye, {});
+    MaybeShutdown(p);
+  }
+  CheckFinished();
+}
+
+void TcpTransport::MaybeShutdown(NodeId p) {
+  if (local_done_ && peers_[p].goodbye_received && peers_[p].conn)
+    peers_[p].conn->ShutdownSendWhenFlushed();
+}
+
+void TcpTransport::OnPeerEof(PeerConnection& c, const Status& status) {
+  if (options_.emulate_latency_seconds <= 0) {
+    HandlePeerEof(c, status);
+    return;
+  }
+  // Frames still in the delay queue come first; the EOF waits behind them.
+  delayed_.push_back(Delayed{SteadyClock::now() + ToDuration(options_.emulate_latency_seconds),
+                             static_cast<NodeId>(c.peer_rank()),
+                             FrameKind::kGoodbye,
+                             {},
+                             status});
+  DeliverDelayed();
+}
+
+void TcpTransport::HandlePeerEof(PeerConnection& c, const Status& status) {
+  if (c.closed()) return;
+  const NodeId p = static_cast<NodeId>(c.peer_rank());
+  if (!status.ok()) {
+    c.Close(status);
+  } else if (!peers_[p].goodbye_received) {
+    c.Close(
+        Status::Error("connection closed without a goodbye (the process exited or was killed)"));
+  }
+}
+
+void TcpTransport::OnClosed(PeerConnection& c, const Status& reason) {
+  PeerConnection* conn = &c;
+  const bool attached = c.was_authenticated() && peers_[c.peer_rank()].conn.get() == conn;
+  if (reason.ok() && attached) {
+    peers_[c.peer_rank()].closed_cleanly = true;
+  } else if (attached) {
+    Log("dropped connection to " + c.Describe() + ": " + reason.message());
+    Fail(Status::Error("lost rank " + std::to_string(c.peer_rank()) + ": " + reason.message()));
+  } else if (c.role() == PeerConnection::Role::kDialer) {
+    Log("could not connect to " + c.Describe() + ": " + reason.message());
+    Fail(Status::Error("cannot join the cluster: handshake with " + c.Describe() +
+                       " failed: " + reason.message()));
+  } else {
+    Log("dropped connection from " + c.Describe() + ": " + reason.message());
+  }
+  std::erase_if(unattached_, [conn](const auto& u) { return u.get() == conn; });
+  CheckFinished();
+}
+
+void TcpTransport::CheckFinished() {
+  if (!local_done_) return;
+  for (NodeId p = 0; p < options_.nodes; ++p)
+    if (p != options_.rank && !peers_[p].closed_cleanly) return;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    finished_ = true;
+  }
+  cv_.notify_all();
+  asio::error_code ec;
+  acceptor_.close(ec);
+}
+
+void TcpTransport::Tick() {
+  const auto now = SteadyClock::now();
+  const auto timeout = ToDuration(options_.peer_timeout_seconds);
+  for (NodeId p = 0; p < options_.nodes; ++p) {
+    if (p == options_.rank || peers_[p].closed_cleanly) continue;
+    const std::shared_ptr<PeerConnection>& c = peers_[p].conn;
+    if (c && !c->closed()) c->Send(FrameKind::kHeartbeat, {});
+    const auto last = c ? c->last_receive() : start_;
+    if (now - last > timeout && failure().ok()) {
+      const std::string what = c ? "nothing received from " + c->Describe() + " for "
+                                 : "rank " + std::to_string(p) + " did not connect within ";
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g s", options_.peer_timeout_seconds);
+      const std::string why =
+          "lost rank " + std::to_string(p) + ": " + what + seconds + " (--peer-timeout)";
+      Log(why);
+      Fail(Status::Error(why));
+    }
+  }
+  const double period = std::min(1.0, options_.peer_timeout_seconds / 4);
+  tick_timer_.expires_after(ToDuration(period));
+  tick_timer_.async_wait([this](const asio::error_code& ec) {
+    if (!ec) Tick();
+  });
+}
+
+}  // namespace augur::tcp

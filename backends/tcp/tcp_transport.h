@@ -1,0 +1,146 @@
+// TcpTransport: one node's connections to every other rank, over Asio.
+//
+// Bootstrap (rank 0 is the coordinator): every rank r > 0 dials the
+// coordinator, authenticates (handshake.h) and registers the address it
+// listens on; once all ranks registered, rank 0 sends everyone the roster;
+// rank r then dials every rank 0 < j < r and accepts from ranks above it.
+// The result is one authenticated, bidirectional connection per pair (the
+// coordinator connection doubles as the data connection to rank 0), so each
+// pair's frames keep their order.
+//
+// Shutdown (drain): Finish() sends Goodbye ("my workers are done") to every
+// peer after everything queued before it; a connection is shut down once both
+// sides said goodbye and its queue is written. EOF without goodbye, a dropped
+// connection or --peer-timeout of silence (heartbeats flow while idle) is a
+// fatal peer loss naming the rank.
+//
+// Threading: one internal I/O thread runs every handler and calls the
+// Receiver; Send() may be called from any thread. Start() and Finish() are
+// called by one controlling thread.
+#pragma once
+
+#include <asio.hpp>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/tcp/control_messages.h"
+#include "backends/tcp/peer_connection.h"
+#include "backends/tcp/tcp_options.h"
+#include "core/base/status.h"
+#include "core/base/types.h"
+
+namespace augur::tcp {
+
+class TcpTransport final : private PeerConnection::Listener {
+ public:
+  class Receiver {
+   public:
+    virtual ~Receiver() = default;
+    // One core frame from `from` (I/O thread; self-sends too). An error drops that peer.
+    virtual Status OnData(NodeId from, std::span<const uint8_t> frame) = 0;
+  };
+
+  TcpTransport(TcpOptions options, Receiver& receiver);
+  ~TcpTransport() override;
+
+  // Listens, joins the cluster and returns once connected to every peer (or failed).
+  Status Start();
+  // Queues one core frame for `to`; never blocks on the network. Any thread.
+  void Send(NodeId to, std::vector<uint8_t> frame);
+  // Says goodbye and waits until every connection closed cleanly (or failed).
+  Status Finish();
+  // Waits until the transport failed, or `done()` (checked when Notify() is called).
+  // Returns the failure, or Ok once done.
+  Status WaitFor(const std::function<bool()>& done);
+  void Notify();
+
+  asio::io_context& io() { return io_; }
+  const TcpOptions& options() const { return options_; }
+  // A fatal error (first one wins); safe from any thread.
+  void Fail(const Status& s);
+  Status failure() const;
+  void Log(const std::string& line) const;
+
+ private:
+  struct Peer {
+    std::shared_ptr<PeerConnection> conn;
+    std::deque<std::vector<uint8_t>> pending;  // data frames waiting for the connection
+    bool goodbye_received = false;
+    bool closed_cleanly = false;
+    std::optional<PeerAddress> address;  // registered (coordinator) or from the roster
+  };
+  struct Outbox {
+    std::mutex mu;
+    std::vector<std::vector<uint8_t>> frames;
+    bool flush_posted = false;
+  };
+  struct Delayed {
+    std::chrono::steady_clock::time_point due;
+    NodeId from;
+    FrameKind kind;
+    std::vector<uint8_t> payload;
+    std::optional<Status> eof;  // set: the peer's end of stream, not a frame
+  };
+
+  // PeerConnection::Listener (I/O thread).
+  Status OnAuthenticated(PeerConnection& c) override;
+  Status OnFrame(PeerConnection& c, const Frame& frame) override;
+  void OnPeerEof(PeerConnection& c, const Status& status) override;
+  void OnClosed(PeerConnection& c, const Status& reason) override;
+
+  PeerConnection::Listener& AsListener() { return *this; }
+  Status Listen();
+  void Accept();
+  void Dial(NodeId rank, PeerAddress address, std::chrono::steady_clock::time_point deadline);
+  void OnCoordinatorReady(PeerConnection& c);
+  Status HandleRegister(NodeId from, const Frame& f);
+  Status HandleRoster(const Frame& f);
+  Status Dispatch(NodeId from, FrameKind kind, std::span<const uint8_t> payload);
+  void DeliverDelayed();
+  void HandlePeerEof(PeerConnection& c, const Status& status);
+  void Flush(NodeId to);
+  void DeliverSelf(std::vector<uint8_t> frame);
+  void SayGoodbye();
+  void MaybeShutdown(NodeId p);
+  void CheckFinished();
+  void Tick();
+  void CheckReady();
+  std::string PeerName(NodeId p) const;
+
+  const TcpOptions options_;
+  Receiver& receiver_;
+  HandshakeConfig handshake_;
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer tick_timer_;
+  asio::steady_timer delay_timer_;
+  std::thread thread_;
+  const std::chrono::steady_clock::time_point start_;
+
+  // I/O-thread state.
+  std::vector<Peer> peers_;                                  // index = rank; peers_[self] unused
+  std::vector<std::shared_ptr<PeerConnection>> unattached_;  // in handshake
+  std::deque<Delayed> delayed_;
+  bool delay_timer_armed_ = false;
+  bool roster_sent_ = false;
+  bool local_done_ = false;
+  PeerAddress advertised_;
+
+  std::vector<std::unique_ptr<Outbox>> outboxes_;  // index = rank
+
+  mutable std::mutex mu_;  // guards the fields below
+  std::condition_variable cv_;
+  Status failure_;
+  bool ready_ = false;     // connected to every peer
+  bool finished_ = false;  // every connection closed cleanly
+};
+
+}  // namespace augur::tcp

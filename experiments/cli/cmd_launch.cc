@@ -1,0 +1,222 @@
+// `augur launch`: starts a TCP cluster of `augur run` processes, locally or
+// over ssh, streams their output with a rank prefix and merges their results.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include "backends/tcp/handshake.h"
+#include "backends/tcp/hmac_sha256.h"
+#include "core/config/units.h"
+#include "experiments/cli/command.h"
+#include "experiments/cli/result_summary.h"
+#include "experiments/cli/run_flags.h"
+#include "experiments/cli/tcp_flags.h"
+#include "experiments/launch/hostfile.h"
+#include "experiments/launch/process_group.h"
+#include "experiments/launch/result_merge.h"
+#include "experiments/report/run_result.h"
+
+namespace augur {
+
+namespace {
+
+struct LaunchFlags {
+  uint32_t local = 0;
+  std::string hostfile;
+  uint16_t port = 0;
+  std::string secret_file;
+  std::string cluster_id;
+  std::string ssh = "ssh -o BatchMode=yes";
+  std::string augur_path;
+  std::string kill_after = "45s";
+  std::vector<std::string> run_flags;
+};
+
+// The flags launch sets itself; they must not appear after `--`.
+const char* kReserved[] = {"--rank", "--nodes", "--coordinator", "--secret-file", "--cluster-id"};
+
+Result<uint16_t> FreeLocalPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return Status::Error("cannot open a socket to find a free port");
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
+                  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
+  close(fd);
+  if (!ok) return Status::Error("cannot find a free port on 127.0.0.1 (use --port)");
+  return static_cast<uint16_t>(ntohs(a.sin_port));
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Checks the pass-through run flags by parsing them as `augur run` would.
+Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std::string* out_dir,
+                     std::vector<std::string>* passed) {
+  CLI::App app("run");
+  RunConfig config;
+  TcpFlagText tcp;
+  AddRunFlags(app, &config);
+  AddTcpFlags(app, &tcp);
+  try {
+    std::vector<std::string> reversed(flags.rbegin(), flags.rend());
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return Status::Error(std::string("run flags after --: ") + e.what());
+  }
+  for (const char* f : kReserved) {
+    if (app.count(f) > 0) return Status::Error(std::string(f) + " is set by launch; drop it");
+  }
+  config.nodes = nodes;
+  config.backend = "tcp";
+  if (Status s = FinishRunConfig(RunFlagText{}, &config); !s.ok()) return s;
+  for (const std::string* d : {&tcp.peer_timeout, &tcp.emulate_latency}) {
+    if (Result<double> v = ParseDuration(*d); !v.ok()) return v.status();
+  }
+  *out_dir = config.out_dir;
+  for (size_t i = 0; i < flags.size(); ++i) {  // launch gives each rank its --out
+    if (flags[i] == "--out") {
+      ++i;
+    } else if (flags[i].rfind("--out=", 0) != 0) {
+      passed->push_back(flags[i]);
+    }
+  }
+  return Status::Ok();
+}
+
+int Launch(LaunchFlags& f) {
+  if ((f.local > 0) == !f.hostfile.empty()) {
+    return UsageError("give exactly one of --local N or --hostfile FILE");
+  }
+  std::vector<std::string> hosts;
+  if (f.local > 0) {
+    hosts.assign(f.local, "127.0.0.1");
+  } else {
+    Result<std::vector<std::string>> h = ReadHostfile(f.hostfile);
+    if (!h.ok()) return UsageError(h.status().message());
+    hosts = *h;
+  }
+  const uint32_t nodes = static_cast<uint32_t>(hosts.size());
+  std::string out_dir;
+  std::vector<std::string> passed;
+  if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &passed); !s.ok()) {
+    return UsageError(s.message());
+  }
+  if (out_dir.empty()) {
+    char tmpl[] = "/tmp/augur-launch-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) return RunError("cannot create a temporary output directory");
+    out_dir = tmpl;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return RunError("cannot create " + out_dir + ": " + ec.message());
+  out_dir = std::filesystem::absolute(out_dir).string();
+  for (uint32_t r = 0; r < nodes; ++r)
+    std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);
+  std::filesystem::remove(out_dir + "/result.json", ec);
+  if (f.secret_file.empty()) {
+    f.secret_file = out_dir + "/secret";
+    if (Status s = tcp::GenerateSecretFile(f.secret_file); !s.ok()) return RunError(s.message());
+  } else if (Result<std::vector<uint8_t>> s = tcp::LoadSecret(f.secret_file); !s.ok()) {
+    return UsageError(s.status().message());
+  }
+  f.secret_file = std::filesystem::absolute(f.secret_file).string();
+  if (f.cluster_id.empty()) f.cluster_id = "augur-" + tcp::ToHex(tcp::RandomNonce()).substr(0, 12);
+  if (f.port == 0) {
+    if (f.local == 0) {
+      f.port = 29500;
+    } else if (Result<uint16_t> p = FreeLocalPort(); p.ok()) {
+      f.port = *p;
+    } else {
+      return RunError(p.status().message());
+    }
+  }
+  Result<double> kill_after = ParseDuration(f.kill_after);
+  if (!kill_after.ok())
+    return UsageError(kill_after.status().WithContext("--kill-after").message());
+  if (f.augur_path.empty()) f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string coordinator = hosts[0] + ":" + std::to_string(f.port);
+  std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
+              coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
+
+  ProcessGroup group;
+  for (uint32_t r = 0; r < nodes; ++r) {
+    std::vector<std::string> run = {f.augur_path, "run"};
+    run.insert(run.end(), passed.begin(), passed.end());
+    for (const std::string& a :
+         {std::string("--rank"), std::to_string(r), std::string("--nodes"), std::to_string(nodes),
+          std::string("--coordinator"), coordinator, std::string("--secret-file"), f.secret_file,
+          std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
+      run.push_back(a);
+    }
+    std::vector<std::string> argv = run;
+    if (f.local == 0) {  // over ssh: HOST 'cd CWD && exec augur run ...'
+      std::istringstream words(f.ssh);
+      argv.clear();
+      for (std::string w; words >> w;) argv.push_back(w);
+      argv.push_back(hosts[r]);
+      std::string cmd = "cd " + ShellQuote(std::filesystem::current_path().string()) + " && exec";
+      for (const std::string& a : run) cmd += " " + ShellQuote(a);
+      argv.push_back(cmd);
+    }
+    if (Status s = group.Spawn("rank " + std::to_string(r), argv); !s.ok()) {
+      return RunError("cannot start rank " + std::to_string(r) + ": " + s.message());
+    }
+  }
+  const std::vector<int> codes = group.Wait(*kill_after);
+  bool failed = false;
+  for (uint32_t r = 0; r < nodes; ++r) {
+    if (codes[r] == 0) continue;
+    std::printf("[launch] rank %u failed (exit code %d)\n", r, codes[r]);
+    failed = true;
+  }
+  Result<std::vector<nlohmann::json>> ranks = ReadRankResults(out_dir, nodes);
+  if (!ranks.ok()) return RunError(failed ? "cluster failed" : ranks.status().message());
+  Result<nlohmann::json> merged = MergeRankResults(*ranks);
+  if (!merged.ok()) return RunError(merged.status().message());
+  if (Status s = WriteResultJson(out_dir, *merged); !s.ok()) return RunError(s.message());
+  PrintResultSummary(*merged, stdout);
+  std::printf("  result: %s/result.json\n", out_dir.c_str());
+  if (failed) return RunError("cluster failed");
+  return merged->value("verified", true) ? 0 : 1;
+}
+
+}  // namespace
+
+CommandFn AddLaunchCommand(CLI::App& root) {
+  auto f = std::make_shared<LaunchFlags>();
+  CLI::App* app = root.add_subcommand(
+      "launch",
+      "Start a TCP cluster of `augur run` processes (--local N on this machine, or --hostfile "
+      "over ssh), stream their output with a rank prefix, merge their results into "
+      "OUT/result.json. Usage: augur launch --local 4 -- --workload zipf --verify --out DIR");
+  app->add_option("--local", f->local, "Start N nodes on this machine (loopback)");
+  app->add_option("--hostfile", f->hostfile,
+                  "Start ranks over ssh: one host per line, optional 'slots=N'; OUT and the "
+                  "secret file must be on a shared filesystem");
+  app->add_option("--port", f->port,
+                  "Coordinator port (default: a free port for --local, 29500 for --hostfile)");
+  app->add_option("--secret-file", f->secret_file,
+                  "Shared secret (default: a fresh one generated as OUT/secret, mode 0600)");
+  app->add_option("--cluster-id", f->cluster_id, "Cluster name (default: random)");
+  app->add_option("--ssh", f->ssh, "Remote shell command for --hostfile")->capture_default_str();
+  app->add_option("--augur", f->augur_path,
+                  "Path of the augur binary on the hosts (default: this one)");
+  app->add_option("--kill-after", f->kill_after,
+                  "After a node failed, kill nodes still running this much later")
+      ->capture_default_str();
+  app->add_option("run_flags", f->run_flags, "`augur run` flags, after --");
+  return [f]() -> int { return Launch(*f); };
+}
+
+}  // namespace augur

@@ -1,0 +1,142 @@
+// `augur sim`: the whole cluster in a SimGrid simulation (simulator/).
+#include <memory>
+
+#include "core/config/units.h"
+#include "experiments/cli/command.h"
+#include "experiments/cli/result_summary.h"
+#include "experiments/cli/run_flags.h"
+#include "experiments/drivers/sim_driver.h"
+#include "simulator/costs_file.h"
+
+namespace augur {
+
+namespace {
+
+struct SimFlagText {  // unit-bearing and enum flags, parsed after CLI11
+  std::string link_bandwidth = "10Gbps";
+  std::string link_latency = "5us";
+  std::string host_speed = "1Gf";
+  std::string compute = "model";
+  std::string fail_node;
+  bool no_progress = false;
+};
+
+void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
+  app.add_option("--platform", o->platform,
+                 "star | fat-tree | dragonfly | FILE.xml (SimGrid platform; its hosts sorted by "
+                 "name become the nodes)")
+      ->capture_default_str();
+  app.add_option("--preset", o->preset,
+                 "Link preset: ethernet-10g (10 Gbit/s, 25 us per link) | infiniband-100g "
+                 "(100 Gbit/s, 0.6 us per link); --link-* flags override it");
+  app.add_option("--link-bandwidth", t->link_bandwidth, "Bandwidth of every link (e.g. 10Gbps)")
+      ->capture_default_str();
+  app.add_option("--link-latency", t->link_latency,
+                 "Latency of every link (e.g. 5us); a star route crosses 2 links")
+      ->capture_default_str();
+  app.add_option("--host-speed", t->host_speed,
+                 "Host speed; modelled compute is in seconds at 1Gf (e.g. 2Gf halves it)")
+      ->capture_default_str();
+  app.add_option("--compute", t->compute,
+                 "model: calibrated costs, deterministic | hybrid: real update runs too, modelled "
+                 "cost charged, deterministic | measured: charge the measured CPU time of the "
+                 "real code (realistic, NOT bit-reproducible)")
+      ->capture_default_str();
+  app.add_option("--costs", o->costs_file, "Costs file written by `augur calibrate`");
+  app.add_option("--fail-node", t->fail_node,
+                 "R@T: turn node R's host off at simulated time T (e.g. 3@0.001 or 3@1ms); the "
+                 "run ends there with exit code 1");
+  app.add_option("--trace", o->trace_file, "Write SimGrid's Paje trace of the run to FILE");
+  app.add_option("--network-model", o->network_model,
+                 "SimGrid network model: CM02 (latency + size/bandwidth) | LV08 (SimGrid's "
+                 "default; ~13x latency)")
+      ->capture_default_str();
+  app.add_option("--context-factory", o->context_factory,
+                 "SimGrid actor contexts: raw (fastest) | thread (use under sanitizers)")
+      ->capture_default_str();
+  app.add_flag("--no-progress", t->no_progress, "No progress line on stderr");
+}
+
+Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* config,
+                        SimOptions* o) {
+  if (!o->preset.empty()) {
+    const NetworkPreset* p = FindNetworkPreset(o->preset);
+    if (p == nullptr)
+      return Status::Error("--preset '" + o->preset + "' is unknown (expected " +
+                           NetworkPresetNames() + ")");
+    o->link_bandwidth_bytes_per_second = p->link_bandwidth_bytes_per_second;
+    o->link_latency_seconds = p->link_latency_seconds;
+  }
+  if (o->preset.empty() || app.count("--link-bandwidth") > 0) {
+    Result<double> bw = ParseBandwidth(t.link_bandwidth);
+    if (!bw.ok()) return bw.status().WithContext("--link-bandwidth");
+    o->link_bandwidth_bytes_per_second = *bw;
+  }
+  if (o->preset.empty() || app.count("--link-latency") > 0) {
+    Result<double> lat = ParseDuration(t.link_latency);
+    if (!lat.ok()) return lat.status().WithContext("--link-latency");
+    o->link_latency_seconds = *lat;
+  }
+  Result<double> speed = ParseHostSpeed(t.host_speed);
+  if (!speed.ok()) return speed.status().WithContext("--host-speed");
+  o->host_speed_flops = *speed;
+  Result<ComputeMode> mode = ParseComputeMode(t.compute);
+  if (!mode.ok()) return mode.status();
+  o->compute = *mode;
+  if (!t.fail_node.empty()) {
+    Result<NodeFailure> f = ParseNodeFailure(t.fail_node);
+    if (!f.ok()) return f.status();
+    o->fail_node = *f;
+  }
+  o->progress = !t.no_progress;
+  if (!o->costs_file.empty()) {
+    Result<SimCosts> costs = ReadCostsFile(o->costs_file);
+    if (!costs.ok()) return costs.status().WithContext("--costs");
+    if (!costs->workload.empty() && costs->workload != config->workload)
+      return Status::Error("--costs " + o->costs_file + " was calibrated for workload '" +
+                           costs->workload + "', not '" + config->workload + "'");
+    o->costs = *costs;
+    // The calibrated per-key cost replaces the default unless given explicitly.
+    if (costs->seconds_per_key >= 0 && app.count("--compute-per-key") == 0)
+      config->zipf.compute_seconds_per_key = costs->seconds_per_key;
+  }
+  return o->Validate(config->nodes);
+}
+
+}  // namespace
+
+CommandFn AddSimCommand(CLI::App& root) {
+  auto config = std::make_shared<RunConfig>();
+  auto sim = std::make_shared<SimOptions>();
+  auto text = std::make_shared<SimFlagText>();
+  CLI::App* app = root.add_subcommand(
+      "sim",
+      "Run N nodes x T workers of the real core in a SimGrid simulation of a cluster "
+      "(simulated network and clock; epoch times are simulated seconds)");
+  AddRunFlags(*app, config.get());
+  AddSimFlags(*app, sim.get(), text.get());
+  return [config, sim, text, app]() -> int {
+    config->backend = "sim";
+    if (Status s = config->Validate(); !s.ok()) return UsageError(s.message());
+    if (Status s = FinishSimOptions(*app, *text, config.get(), sim.get()); !s.ok())
+      return UsageError(s.message());
+    Result<std::unique_ptr<Job>> job = MakeJob(*config);
+    if (!job.ok()) return UsageError(job.status().message());
+    Result<SimOutcome> r = RunOnSim(*config, *sim, **job);
+    if (!r.ok()) return RunError(r.status().message());
+    nlohmann::json cfg = config->ToJson();
+    cfg.erase("network");  // the loopback model's section; the sim's network is under "sim"
+    cfg["sim"] = sim->ToJson();
+    const nlohmann::json j = r->result.ToJson(cfg);
+    if (!config->out_dir.empty()) {
+      if (Status s = WriteResultJson(config->out_dir, j); !s.ok()) return RunError(s.message());
+    }
+    if (r->failure.has_value()) return RunError(*r->failure);
+    PrintResultSummary(j, stdout);
+    if (!config->out_dir.empty())
+      std::printf("  result: %s/result.json\n", config->out_dir.c_str());
+    return (r->result.verified.has_value() && !*r->result.verified) ? 1 : 0;
+  };
+}
+
+}  // namespace augur

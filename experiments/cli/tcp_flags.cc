@@ -1,0 +1,134 @@
+#include "experiments/cli/tcp_flags.h"
+
+#include <cstdlib>
+
+#include "backends/tcp/handshake.h"
+#include "core/config/units.h"
+
+namespace augur {
+
+namespace {
+
+// Reads a launcher's rank variable; nullopt if unset.
+Result<std::optional<uint32_t>> LauncherVar(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return std::optional<uint32_t>();
+  char* end = nullptr;
+  const unsigned long x = std::strtoul(v, &end, 10);
+  if (*end != '\0' || x > 1u << 20) {
+    return Status::Error(std::string("environment variable ") + name + "='" + v +
+                         "' is not a rank or size");
+  }
+  return std::optional<uint32_t>(static_cast<uint32_t>(x));
+}
+
+Result<std::optional<uint32_t>> FromLauncher(const char* slurm, const char* ompi) {
+  Result<std::optional<uint32_t>> s = LauncherVar(slurm);
+  if (!s.ok() || s->has_value()) return s;
+  return LauncherVar(ompi);
+}
+
+}  // namespace
+
+void AddTcpFlags(CLI::App& app, TcpFlagText* t) {
+  app.add_option("--rank", t->rank,
+                 "This node's rank (default: SLURM_PROCID or OMPI_COMM_WORLD_RANK)");
+  app.add_option("--coordinator", t->coordinator,
+                 "HOST:PORT where rank 0 listens and every other rank dials first")
+      ->capture_default_str();
+  app.add_option("--bind", t->bind,
+                 "Address to listen on (default: the coordinator host on rank 0; 127.0.0.1 when "
+                 "the coordinator is on loopback, else 0.0.0.0)");
+  app.add_option("--secret-file", t->secret_file,
+                 "File holding the cluster's shared secret (>= 16 bytes; augur launch makes one)");
+  app.add_option("--cluster-id", t->cluster_id, "Name every node of one cluster must share")
+      ->capture_default_str();
+  app.add_option("--peer-timeout", t->peer_timeout,
+                 "Stop with an error when a peer is silent (or has not joined) this long")
+      ->capture_default_str();
+  app.add_option("--emulate-latency", t->emulate_latency,
+                 "Delay every received frame by this much before delivery (e.g. 100us; 0 = off)")
+      ->capture_default_str();
+  app.add_option("--max-frame-bytes", t->max_frame_bytes,
+                 "Largest frame accepted from a peer; larger ones drop the connection")
+      ->capture_default_str();
+}
+
+Status ParseHostPort(const std::string& text, std::string* host, uint16_t* port) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
+    return Status::Error("'" + text + "' is not HOST:PORT");
+  }
+  std::string h = text.substr(0, colon);
+  if (h.size() > 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  char* end = nullptr;
+  const unsigned long p = std::strtoul(text.c_str() + colon + 1, &end, 10);
+  if (*end != '\0' || p > 65535) return Status::Error("'" + text + "' has no valid port");
+  *host = h;
+  *port = static_cast<uint16_t>(p);
+  return Status::Ok();
+}
+
+Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag,
+                        tcp::TcpOptions* o) {
+  std::optional<uint32_t> rank = t.rank;
+  if (!rank) {
+    Result<std::optional<uint32_t>> r = FromLauncher("SLURM_PROCID", "OMPI_COMM_WORLD_RANK");
+    if (!r.ok()) return r.status();
+    rank = *r;
+  }
+  std::optional<uint32_t> nodes = nodes_flag;
+  if (!nodes) {
+    Result<std::optional<uint32_t>> n = FromLauncher("SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE");
+    if (!n.ok()) return n.status();
+    nodes = *n;
+  }
+  if (!rank) return Status::Error("--rank is required (or start under srun/mpirun)");
+  if (!nodes) return Status::Error("--nodes is required (or start under srun/mpirun)");
+  if (*nodes == 0) return Status::Error("--nodes must be at least 1");
+  if (*rank >= *nodes) {
+    return Status::Error("--rank " + std::to_string(*rank) + " is not below --nodes " +
+                         std::to_string(*nodes));
+  }
+  o->rank = *rank;
+  o->nodes = *nodes;
+  if (Status s = ParseHostPort(t.coordinator, &o->coordinator_host, &o->coordinator_port);
+      !s.ok()) {
+    return s.WithContext("--coordinator");
+  }
+  o->bind_host = t.bind;
+  if (t.cluster_id.empty() || t.cluster_id.size() > 255) {
+    return Status::Error("--cluster-id must have 1 to 255 characters");
+  }
+  o->cluster_id = t.cluster_id;
+  Result<double> timeout = ParseDuration(t.peer_timeout);
+  if (!timeout.ok()) return timeout.status().WithContext("--peer-timeout");
+  if (*timeout <= 0) return Status::Error("--peer-timeout must be > 0");
+  o->peer_timeout_seconds = *timeout;
+  Result<double> latency = ParseDuration(t.emulate_latency);
+  if (!latency.ok()) return latency.status().WithContext("--emulate-latency");
+  if (*latency < 0 || *latency > 10) return Status::Error("--emulate-latency must be in [0, 10s]");
+  o->emulate_latency_seconds = *latency;
+  if (t.max_frame_bytes < 1024) return Status::Error("--max-frame-bytes must be at least 1024");
+  o->max_frame_bytes = t.max_frame_bytes;
+  if (t.secret_file.empty()) {
+    return Status::Error(
+        "--secret-file is required (the cluster's shared secret; augur launch "
+        "generates one)");
+  }
+  Result<std::vector<uint8_t>> secret = tcp::LoadSecret(t.secret_file);
+  if (!secret.ok()) return secret.status().WithContext("--secret-file");
+  o->secret = std::move(*secret);
+  return Status::Ok();
+}
+
+nlohmann::json TcpOptionsJson(const tcp::TcpOptions& o) {
+  return {{"rank", o.rank},
+          {"coordinator", o.coordinator_host + ":" + std::to_string(o.coordinator_port)},
+          {"cluster_id", o.cluster_id},
+          {"peer_timeout_seconds", o.peer_timeout_seconds},
+          {"emulate_latency_seconds", o.emulate_latency_seconds},
+          {"max_frame_bytes", o.max_frame_bytes}};
+}
+
+}  // namespace augur

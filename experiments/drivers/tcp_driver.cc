@@ -1,0 +1,55 @@
+#include "experiments/drivers/tcp_driver.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "backends/tcp/tcp_runtime.h"
+
+namespace augur {
+
+Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& options, Job& job) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto runtime = std::make_unique<tcp::TcpRuntime>(options);
+  auto node = std::make_unique<Node>(job.MakeNodeOptions(), *runtime);
+  if (Status s = runtime->Start(node.get()); !s.ok()) {
+    runtime.reset();  // stops the I/O thread before the node goes away
+    return s;
+  }
+
+  std::atomic<uint32_t> done{0};
+  std::vector<std::thread> threads;
+  for (WorkerId w = 0; w < node->num_workers(); ++w) {
+    threads.emplace_back([&, w] {
+      job.RunWorker(node->worker(w));
+      done.fetch_add(1);
+      runtime->transport().Notify();
+    });
+  }
+  const uint32_t workers = node->num_workers();
+  Status s = runtime->transport().WaitFor([&] { return done.load() == workers; });
+  if (!s.ok()) {
+    // Workers may be parked forever waiting for the lost peer; see the header.
+    std::fprintf(stderr, "augur: rank %u: %s\n", options.rank, s.message().c_str());
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  for (std::thread& t : threads) t.join();
+  s = runtime->Finish();
+  runtime.reset();  // stops the I/O thread before the node goes away
+  if (!s.ok()) return s;
+
+  RunResult r;
+  r.backend = "tcp";
+  job.Report(&r);
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace augur

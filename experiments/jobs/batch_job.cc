@@ -1,0 +1,111 @@
+#include "experiments/jobs/batch_job.h"
+
+#include <algorithm>
+
+namespace augur {
+
+void BatchJob::Partition(const ItemKeys& items) {
+  const uint32_t parts = config_.nodes * config_.workers;
+  Result<PartitionMethod> method = ParsePartitionMethod(config_.partition);
+  const PartitionMethod m = method.ok() ? *method : PartitionMethod::kRandom;
+  const std::vector<uint32_t> part = PartitionItems(items, parts, m, config_.seed);
+  items_of_.assign(parts, {});
+  for (uint32_t i = 0; i < part.size(); ++i) items_of_[part[i]].push_back(i);
+  std::vector<uint32_t> node_of(part.size());
+  for (size_t i = 0; i < part.size(); ++i) node_of[i] = part[i] / config_.workers;
+  partition_info_ = {{"method", config_.partition},
+                     {"worker_locality", AccessLocality(items, part, parts)},
+                     {"node_locality", AccessLocality(items, node_of, config_.nodes)}};
+  stats_.assign(parts, std::vector<BatchStats>(config_.epochs));
+  node_metrics_.assign(config_.nodes, std::nullopt);
+}
+
+NodeOptions BatchJob::MakeNodeOptions() const {
+  NodeOptions o;
+  o.workers = config_.workers;
+  o.layout = Layout();
+  o.optimizer = Optimizer();
+  o.init = [this](Key key, std::span<float> value) { InitRow(key, value); };
+  return o;
+}
+
+void BatchJob::Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const {
+  const std::vector<uint32_t>& mine = items_of_[g];
+  const uint64_t b = BatchSize();
+  const Clock per_epoch = static_cast<Clock>((mine.size() + b - 1) / b);
+  if (config_.zipf.lookahead == 0 || per_epoch == 0 || c >= per_epoch * config_.epochs) return;
+  const uint64_t begin = static_cast<uint64_t>(c % per_epoch) * b;
+  const uint64_t n = std::min<uint64_t>(b, mine.size() - begin);
+  keys->clear();
+  IntentKeys(std::span<const uint32_t>(mine.data() + begin, n),
+             static_cast<uint32_t>(c / per_epoch), keys);
+  std::sort(keys->begin(), keys->end());
+  keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+  w.Intent(*keys, c, c + 1);
+}
+
+void BatchJob::RunWorker(Worker& w) {
+  const uint32_t g = GlobalWorker(w);
+  const std::vector<uint32_t>& mine = items_of_[g];
+  const uint32_t b = BatchSize();
+  const Clock lookahead = config_.zipf.lookahead;
+  const bool records = w.node_id() == 0 && w.id() == 0;
+  std::vector<Key> ahead;
+  BatchRows rows(RowLength());
+  for (Clock c = 0; c < lookahead; ++c) Signal(w, g, c, &ahead);
+  double epoch_start = w.Now();
+  Clock c = 0;
+  for (uint32_t epoch = 0; epoch < config_.epochs; ++epoch) {
+    BatchStats& stats = stats_[g][epoch];
+    for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
+      Signal(w, g, c + lookahead, &ahead);
+      const size_t n = std::min<size_t>(b, mine.size() - begin);
+      Rng rng(DeriveSeed(config_.seed, g, static_cast<uint64_t>(c)));
+      const BatchStats s =
+          TrainBatch(w, std::span<const uint32_t>(mine.data() + begin, n), epoch, rng, rows);
+      stats.loss += s.loss;
+      stats.terms += s.terms;
+      stats.samples += s.samples;
+      w.Compute(ComputeSecondsPerItem() * static_cast<double>(n));
+      w.AdvanceClock();
+    }
+    rows.Finish(w);
+    w.Barrier();
+    if (records) {
+      const double now = w.Now();
+      epoch_seconds_.push_back(now - epoch_start);
+      epoch_start = now;
+    }
+  }
+  if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
+  w.Barrier();  // every node took its snapshot before evaluation traffic starts
+  if (records) quality_ = Evaluate(w);
+  w.Barrier();  // no node stops serving while node 0 still evaluates
+}
+
+void BatchJob::Report(RunResult* result) const {
+  result->epoch_seconds = epoch_seconds_;
+  result->total_seconds = 0;
+  for (double s : epoch_seconds_) result->total_seconds += s;
+  result->samples = 0;
+  nlohmann::json losses = nlohmann::json::array();
+  for (uint32_t e = 0; e < config_.epochs; ++e) {
+    double loss = 0, terms = 0;
+    for (const auto& per_worker : stats_) {
+      loss += per_worker[e].loss;
+      terms += static_cast<double>(per_worker[e].terms);
+      result->samples += per_worker[e].samples;
+    }
+    losses.push_back(terms > 0 ? loss / terms : 0.0);
+  }
+  for (const auto& m : node_metrics_) {
+    if (!m.has_value()) continue;  // a node hosted by another process
+    result->per_node.push_back(*m);
+    result->totals += *m;
+  }
+  result->extra["train_loss_per_epoch"] = losses;
+  result->extra["partition"] = partition_info_;
+  if (!quality_.is_null()) result->extra["quality"] = quality_;
+}
+
+}  // namespace augur

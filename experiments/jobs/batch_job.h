@@ -1,0 +1,76 @@
+// BatchJob: the common skeleton of the real-workload jobs (kge, wv, mf) on
+// the parameter server; subclasses supply the model through a few hooks.
+//
+// Training data is split over all global workers (node * workers + worker)
+// by --partition random|graph (partition/graph_partitioner.h). Each worker
+// walks its items in mini-batches, one clock per batch: it signals intent
+// for the keys of the batch `lookahead` clocks ahead (Worker::Intent), then
+// TrainBatch() pulls, computes and pushes, charges modelled compute
+// (Worker::Compute, compute_seconds_per_sample per item) and advances its
+// clock; a barrier ends every epoch. Afterwards worker 0 of every node
+// snapshots its node's metrics, and node 0's worker 0 pulls the whole model
+// and evaluates it (not counted in the epoch times or the metrics).
+// Threading (Job contract): RunWorker runs concurrently for all workers;
+// each writes only its own slots; Report runs after all returned.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/base/rng.h"
+#include "experiments/jobs/batch_rows.h"
+#include "experiments/jobs/job.h"
+#include "experiments/partition/graph_partitioner.h"
+
+namespace augur {
+
+struct BatchStats {
+  double loss = 0;       // summed over the batch
+  uint64_t terms = 0;    // what the loss is summed over
+  uint64_t samples = 0;  // training examples (triples, center words, ratings)
+};
+
+class BatchJob : public Job {
+ public:
+  NodeOptions MakeNodeOptions() const override;
+  void RunWorker(Worker& w) override;
+  void Report(RunResult* result) const override;
+
+ protected:
+  explicit BatchJob(const RunConfig& config) : config_(config) {}
+  // Splits items 0..n-1 over the global workers. Call once from the subclass
+  // constructor (items.size() == number of training items).
+  void Partition(const ItemKeys& items);
+
+  virtual ValueLayout Layout() const = 0;
+  virtual OptimizerConfig Optimizer() const = 0;
+  virtual void InitRow(Key key, std::span<float> row) const = 0;
+  virtual uint32_t RowLength() const = 0;
+  virtual uint32_t BatchSize() const = 0;
+  virtual double ComputeSecondsPerItem() const = 0;
+  // Keys the batch will access that are known ahead (negatives excluded).
+  virtual void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
+                          std::vector<Key>* keys) const = 0;
+  virtual BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch,
+                                Rng& rng, BatchRows& rows) const = 0;
+  // Runs on node 0's worker 0 after training; returns the quality metrics.
+  virtual nlohmann::json Evaluate(Worker& w) const = 0;
+
+  const RunConfig config_;
+
+ private:
+  uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
+  void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const;
+
+  std::vector<std::vector<uint32_t>> items_of_;  // per global worker
+  nlohmann::json partition_info_;
+  // Written by one worker each (own slot / node 0 worker 0 only).
+  std::vector<double> epoch_seconds_;
+  std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
+  std::vector<std::optional<MetricsSnapshot>> node_metrics_;
+  nlohmann::json quality_;
+};
+
+}  // namespace augur

@@ -1,0 +1,65 @@
+// BatchRows: the parameter rows of one mini-batch, pulled from the PS into a
+// local buffer, updated or differentiated locally, and pushed back.
+//
+// Collect keys with Add(), then Pull() sorts and deduplicates them and pulls
+// their values (one Pull, waited for). Row(key) is the local copy,
+// Grad(key) a zeroed gradient row. PushGradients() pushes Grad rows (for
+// server-side AdaGrad/SGD); PushSgdSteps(lr) pushes (pulled - local) / lr,
+// i.e. exactly the local SGD steps taken on Row() as a gradient for the
+// server-side SGD optimizer. Every key has the same row length.
+// Ownership: buffers owned here; they stay valid until the push completed
+// (the next Pull waits for it). Threading: one worker.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/api/worker.h"
+#include "core/base/types.h"
+
+namespace augur {
+
+class BatchRows {
+ public:
+  explicit BatchRows(uint32_t row_length) : row_(row_length) {}
+
+  void Clear() { keys_.clear(); }
+  void Add(Key key) { keys_.push_back(key); }
+  // Sorts/dedups the keys and pulls their rows (waits). Zeroes the gradients.
+  void Pull(Worker& w, bool keep_original);
+  const std::vector<Key>& keys() const { return keys_; }
+
+  float* Row(Key key) { return &values_[Slot(key) * row_]; }
+  float* Grad(Key key) { return &grads_[Slot(key) * row_]; }
+
+  void PushGradients(Worker& w);
+  void PushSgdSteps(Worker& w, float learning_rate);
+  // Waits for the last push (call before the buffers are reused or freed).
+  void Finish(Worker& w);
+
+ private:
+  size_t Slot(Key key) const;
+
+  uint32_t row_;
+  std::vector<Key> keys_;
+  std::vector<float> values_, original_, grads_;
+  Ticket push_;
+};
+
+// Pulls `count` keys key_of(0..count-1) into a dense table (chunked pulls).
+template <typename KeyOf>
+std::vector<float> PullTable(Worker& w, uint64_t count, uint32_t row_length, KeyOf&& key_of) {
+  constexpr uint64_t kChunk = 4096;
+  std::vector<float> table(count * row_length);
+  std::vector<Key> keys;
+  for (uint64_t at = 0; at < count; at += kChunk) {
+    const uint64_t n = std::min(kChunk, count - at);
+    keys.resize(n);
+    for (uint64_t i = 0; i < n; ++i) keys[i] = key_of(at + i);
+    w.Wait(w.Pull(keys, std::span<float>(&table[at * row_length], n * row_length)));
+  }
+  return table;
+}
+
+}  // namespace augur

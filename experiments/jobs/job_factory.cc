@@ -1,0 +1,33 @@
+// MakeJob: the workload named in the config, as a Job any backend can run.
+// Loading a real workload's data can fail (missing package, malformed line):
+// that is the returned error, naming the file and line.
+#include <memory>
+
+#include "experiments/jobs/job.h"
+#include "experiments/jobs/kge_job.h"
+#include "experiments/jobs/mf_job.h"
+#include "experiments/jobs/wv_job.h"
+#include "experiments/jobs/zipf_job.h"
+
+namespace augur {
+
+namespace {
+
+template <typename J, typename Task>
+Result<std::unique_ptr<Job>> Make(const RunConfig& config) {
+  Result<std::unique_ptr<Task>> task = Task::Load(config);
+  if (!task.ok()) return task.status();
+  return std::unique_ptr<Job>(std::make_unique<J>(config, std::move(*task)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Job>> MakeJob(const RunConfig& config) {
+  if (config.workload == "zipf") return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config));
+  if (config.workload == "kge") return Make<KgeJob, KgeTask>(config);
+  if (config.workload == "wv") return Make<WvJob, WvTask>(config);
+  if (config.workload == "mf") return Make<MfJob, MfTask>(config);
+  return Status::Error("--workload '" + config.workload + "' is unknown (expected zipf|kge|wv|mf)");
+}
+
+}  // namespace augur

@@ -1,0 +1,38 @@
+// MfJob: SGD matrix factorization (workloads/mf_task.h) on the parameter
+// server. Per batch: pull the ratings' row and column factors, run the SGD
+// steps on the local copies, push them as gradients for the server-side SGD
+// optimizer. Intent covers the batch's rows and columns.
+// Threading: see BatchJob.
+#pragma once
+
+#include <memory>
+
+#include "experiments/jobs/batch_job.h"
+#include "experiments/workloads/mf_task.h"
+
+namespace augur {
+
+class MfJob final : public BatchJob {
+ public:
+  MfJob(const RunConfig& config, std::unique_ptr<MfTask> task);
+
+ protected:
+  ValueLayout Layout() const override { return task_->Layout(); }
+  OptimizerConfig Optimizer() const override { return task_->Optimizer(); }
+  void InitRow(Key key, std::span<float> row) const override { task_->InitRow(key, row); }
+  uint32_t RowLength() const override { return task_->rank(); }
+  uint32_t BatchSize() const override { return task_->options().batch_size; }
+  double ComputeSecondsPerItem() const override {
+    return task_->options().compute_seconds_per_sample;
+  }
+  void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
+                  std::vector<Key>* keys) const override;
+  BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
+                        BatchRows& rows) const override;
+  nlohmann::json Evaluate(Worker& w) const override;
+
+ private:
+  std::unique_ptr<MfTask> task_;
+};
+
+}  // namespace augur

@@ -1,0 +1,43 @@
+// ProcessGroup: child processes whose output is streamed with a label prefix.
+//
+// Each child runs argv (execvp) with stdout and stderr on one pipe; Wait()
+// copies their lines to our stdout as "[LABEL] line", reaps them, and, once one
+// child has failed, kills the survivors after `kill_after_seconds` (they
+// should have stopped on their own by then: peer loss is detected within
+// --peer-timeout). Used by one thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+
+namespace augur {
+
+class ProcessGroup {
+ public:
+  ProcessGroup() = default;
+  ProcessGroup(const ProcessGroup&) = delete;
+  ProcessGroup& operator=(const ProcessGroup&) = delete;
+  ~ProcessGroup();  // kills children still running
+
+  Status Spawn(const std::string& label, const std::vector<std::string>& argv);
+  // Returns each child's exit code in spawn order (128+signal if killed).
+  std::vector<int> Wait(double kill_after_seconds);
+
+ private:
+  struct Child {
+    std::string label;
+    pid_t pid = -1;
+    int fd = -1;          // read end of its output pipe, -1 once at EOF
+    std::string partial;  // an unfinished output line
+    int exit_code = -1;   // -1 while running
+  };
+  void Drain(Child& c, bool eof);
+
+  std::vector<Child> children_;
+};
+
+}  // namespace augur

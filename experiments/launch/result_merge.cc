@@ -1,0 +1,76 @@
+#include "experiments/launch/result_merge.h"
+
+#include <fstream>
+#include <string>
+
+namespace augur {
+
+Result<nlohmann::json> MergeRankResults(const std::vector<nlohmann::json>& ranks) {
+  if (ranks.empty()) return Status::Error("no rank results to merge");
+  nlohmann::json m = ranks[0];
+  m.erase("rank");
+  m["backend"] = "tcp";
+  m["nodes"] = ranks.size();
+  if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
+  const char* kSummed[] = {"bytes_sent",     "messages_sent",   "samples",
+                           "local_accesses", "remote_accesses", "intents"};
+  for (const char* k : kSummed) m[k] = uint64_t{0};
+  nlohmann::json bytes_per_node = nlohmann::json::array();
+  nlohmann::json per_node = nlohmann::json::array();
+  std::optional<bool> verified;
+  std::string detail;
+  double wall = 0;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    const nlohmann::json& j = ranks[r];
+    if (j.value("rank", -1) != static_cast<int>(r)) {
+      return Status::Error("result " + std::to_string(r) + " is not rank " + std::to_string(r) +
+                           "'s");
+    }
+    for (const char* k : kSummed) m[k] = m[k].get<uint64_t>() + j.value(k, uint64_t{0});
+    for (const auto& b : j.value("bytes_sent_per_node", nlohmann::json::array()))
+      bytes_per_node.push_back(b);
+    nlohmann::json n = {{"rank", r},
+                        {"bytes_sent", j.value("bytes_sent", uint64_t{0})},
+                        {"messages_sent", j.value("messages_sent", uint64_t{0})},
+                        {"local_accesses", j.value("local_accesses", uint64_t{0})},
+                        {"remote_accesses", j.value("remote_accesses", uint64_t{0})},
+                        {"wall_seconds", j.value("wall_seconds", 0.0)}};
+    if (j.contains("verified")) {
+      n["verified"] = j["verified"];
+      verified = verified.value_or(true) && j["verified"].get<bool>();
+      if (j.contains("verify_detail"))
+        detail += "rank " + std::to_string(r) + ": " + j["verify_detail"].get<std::string>() + "; ";
+    }
+    per_node.push_back(n);
+    wall = std::max(wall, j.value("wall_seconds", 0.0));
+  }
+  const double local = m["local_accesses"].get<uint64_t>();
+  const double remote = m["remote_accesses"].get<uint64_t>();
+  m["local_access_ratio"] = local + remote == 0 ? 1.0 : local / (local + remote);
+  const double total = m.value("total_seconds", 0.0);
+  m["samples_per_second"] = total > 0 ? m["samples"].get<uint64_t>() / total : 0.0;
+  m["wall_seconds"] = wall;
+  m["bytes_sent_per_node"] = bytes_per_node;
+  m["per_node"] = per_node;
+  m.erase("verify_detail");
+  if (verified.has_value()) {
+    m["verified"] = *verified;
+    if (!detail.empty()) m["verify_detail"] = detail;
+  }
+  return m;
+}
+
+Result<std::vector<nlohmann::json>> ReadRankResults(const std::string& dir, uint32_t nodes) {
+  std::vector<nlohmann::json> out;
+  for (uint32_t r = 0; r < nodes; ++r) {
+    const std::string path = dir + "/rank-" + std::to_string(r) + "/result.json";
+    std::ifstream in(path);
+    if (!in) return Status::Error("rank " + std::to_string(r) + " wrote no result (" + path + ")");
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return Status::Error(path + " is not a JSON object");
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace augur

@@ -1,0 +1,61 @@
+// Hogwild helpers for the single-node baselines (`augur single`): plain
+// shared-memory multi-threaded training, no parameter server, no messages.
+//
+// Threads update the shared model rows without locks (Hogwild!, Recht et al.
+// 2011): concurrent updates of the same row may interleave; that benign race
+// is the method, and is why the single-node baselines are not run under TSan.
+// ExampleGrads is a per-thread scratch map key -> gradient row for the few
+// keys of one example; returned rows stay valid until Clear(). Not thread-safe: one per thread.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "core/base/check.h"
+#include "core/base/types.h"
+
+namespace augur {
+
+// Runs body(thread) on `threads` threads (the caller's thread is thread 0).
+inline void RunThreads(uint32_t threads, const std::function<void(uint32_t)>& body) {
+  std::vector<std::thread> pool;
+  for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(body, t);
+  body(0);
+  for (std::thread& th : pool) th.join();
+}
+
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+class ExampleGrads {
+ public:
+  // Rows never move: up to max_keys distinct keys per example.
+  ExampleGrads(uint32_t row_length, size_t max_keys)
+      : row_(row_length), data_(size_t{row_length} * max_keys) {}
+  void Clear() { keys_.clear(); }
+  // The zero-initialised gradient row of `key` (merged when a key repeats).
+  float* Row(Key key) {
+    for (size_t i = 0; i < keys_.size(); ++i)
+      if (keys_[i] == key) return &data_[i * row_];
+    AUGUR_CHECK(keys_.size() * row_ < data_.size(), "more keys in one example than declared");
+    keys_.push_back(key);
+    float* g = &data_[(keys_.size() - 1) * row_];
+    std::fill(g, g + row_, 0.0f);
+    return g;
+  }
+  size_t size() const { return keys_.size(); }
+  Key key(size_t i) const { return keys_[i]; }
+  const float* grad(size_t i) const { return &data_[i * row_]; }
+
+ private:
+  uint32_t row_;
+  std::vector<Key> keys_;
+  std::vector<float> data_;
+};
+
+}  // namespace augur

@@ -1,0 +1,72 @@
+#include "experiments/single/kge_hogwild.h"
+
+#include "experiments/models/vector_update.h"
+#include "experiments/single/hogwild.h"
+
+namespace augur {
+
+Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const KgDataset& data = task.data();
+  const uint32_t row = task.row_length();
+  const uint32_t entities = data.num_entities();
+  const size_t rows = size_t{entities} + data.num_relations();
+  const OptimizerConfig opt = task.Optimizer();
+  std::vector<float> values(rows * row),
+      state(rows * row * opt.StateRows(), opt.initial_accumulator);
+  auto index = [&](Key k) -> size_t {
+    return k < KgeTask::kRelationKeyBase ? k : entities + (k - KgeTask::kRelationKeyBase);
+  };
+  for (uint32_t e = 0; e < entities; ++e)
+    task.InitRow(KgeTask::EntityKey(e), std::span<float>(&values[size_t{e} * row], row));
+  for (uint32_t r = 0; r < data.num_relations(); ++r) {
+    const Key k = KgeTask::RelationKey(r);
+    task.InitRow(k, std::span<float>(&values[index(k) * row], row));
+  }
+  const uint32_t threads = config.workers;
+  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
+  if (!method.ok()) return method.status();
+  const std::vector<uint32_t> part =
+      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
+  std::vector<std::vector<uint32_t>> mine(threads);
+  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);
+
+  RunResult result;
+  result.backend = "single";
+  nlohmann::json losses = nlohmann::json::array();
+  for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
+    std::vector<double> loss(threads, 0.0);
+    const auto start = std::chrono::steady_clock::now();
+    RunThreads(threads, [&](uint32_t t) {
+      Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
+      ExampleGrads grads(row, task.options().negatives + 3);
+      std::vector<uint32_t> negs(task.options().negatives);
+      double sum = 0;
+      for (uint32_t i : mine[t]) {
+        task.DrawNegatives(rng, negs.data());
+        grads.Clear();
+        sum += task.AddExampleGradients(
+            data.train[i], negs.data(), [&](Key k) { return &values[index(k) * row]; },
+            [&](Key k) { return grads.Row(k); });
+        for (size_t j = 0; j < grads.size(); ++j) {
+          const size_t at = index(grads.key(j)) * row;
+          ApplyUpdateVectorized(opt, &values[at], opt.StateRows() ? &state[at] : nullptr,
+                                grads.grad(j), row);
+        }
+      }
+      loss[t] = sum;
+    });
+    result.epoch_seconds.push_back(SecondsSince(start));
+    double total = 0;
+    for (double l : loss) total += l;
+    losses.push_back(total / static_cast<double>(data.train.size()));
+  }
+  for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.samples = uint64_t{config.epochs} * data.train.size();
+  result.extra["train_loss_per_epoch"] = losses;
+  result.extra["quality"] = task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
+  result.wall_seconds = SecondsSince(wall_start);
+  return result;
+}
+
+}  // namespace augur

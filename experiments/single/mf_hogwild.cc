@@ -1,0 +1,53 @@
+#include "experiments/single/mf_hogwild.h"
+
+#include <cmath>
+
+#include "experiments/single/hogwild.h"
+
+namespace augur {
+
+Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const MfDataset& data = task.data();
+  const uint32_t k = task.rank();
+  std::vector<float> rows(size_t{data.rows} * k), cols(size_t{data.cols} * k);
+  for (uint32_t r = 0; r < data.rows; ++r)
+    task.InitRow(MfTask::RowKey(r), std::span<float>(&rows[size_t{r} * k], k));
+  for (uint32_t c = 0; c < data.cols; ++c)
+    task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
+  const uint32_t threads = config.workers;
+  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
+  if (!method.ok()) return method.status();
+  const std::vector<uint32_t> part =
+      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
+  std::vector<std::vector<uint32_t>> mine(threads);
+  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);
+
+  RunResult result;
+  result.backend = "single";
+  nlohmann::json losses = nlohmann::json::array();
+  for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
+    std::vector<double> se(threads, 0.0);
+    const auto start = std::chrono::steady_clock::now();
+    RunThreads(threads, [&](uint32_t t) {
+      double sum = 0;
+      for (uint32_t i : mine[t]) {
+        const Rating& x = data.train[i];
+        sum += task.TrainRating(x, &rows[size_t{x.row} * k], &cols[size_t{x.col} * k]);
+      }
+      se[t] = sum;
+    });
+    result.epoch_seconds.push_back(SecondsSince(start));
+    double total = 0;
+    for (double s : se) total += s;
+    losses.push_back(std::sqrt(total / static_cast<double>(data.train.size())));
+  }
+  for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.samples = uint64_t{config.epochs} * data.train.size();
+  result.extra["train_rmse_per_epoch"] = losses;
+  result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
+  result.wall_seconds = SecondsSince(wall_start);
+  return result;
+}
+
+}  // namespace augur

@@ -1,0 +1,55 @@
+#include "experiments/single/wv_hogwild.h"
+
+#include "experiments/single/hogwild.h"
+
+namespace augur {
+
+Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const uint32_t v = task.corpus().vocab_size();
+  const uint32_t d = task.dim();
+  std::vector<float> in(size_t{v} * d), out(size_t{v} * d);
+  for (uint32_t w = 0; w < v; ++w) {
+    task.InitRow(WvTask::InputKey(w), std::span<float>(&in[size_t{w} * d], d));
+    task.InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
+  }
+  const uint32_t threads = config.workers;
+  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
+  if (!method.ok()) return method.status();
+  const std::vector<uint32_t> part =
+      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
+  std::vector<std::vector<uint32_t>> mine(threads);
+  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(task.train_sentences()[i]);
+
+  RunResult result;
+  result.backend = "single";
+  nlohmann::json losses = nlohmann::json::array();
+  for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
+    std::vector<double> loss(threads, 0.0);
+    std::vector<uint64_t> terms(threads, 0);
+    const auto start = std::chrono::steady_clock::now();
+    RunThreads(threads, [&](uint32_t t) {
+      Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
+      for (uint32_t s : mine[t]) {
+        loss[t] += task.TrainSentence(
+            s, epoch, rng, [&](uint32_t w) { return &in[size_t{w} * d]; },
+            [&](uint32_t w) { return &out[size_t{w} * d]; }, &terms[t]);
+      }
+    });
+    result.epoch_seconds.push_back(SecondsSince(start));
+    double l = 0, n = 0;
+    for (uint32_t t = 0; t < threads; ++t) {
+      l += loss[t];
+      n += static_cast<double>(terms[t]);
+    }
+    losses.push_back(n > 0 ? l / n : 0.0);
+  }
+  for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.samples = uint64_t{config.epochs} * task.train_tokens();
+  result.extra["train_loss_per_epoch"] = losses;
+  result.extra["quality"] = task.Evaluate(in.data(), out.data());
+  result.wall_seconds = SecondsSince(wall_start);
+  return result;
+}
+
+}  // namespace augur

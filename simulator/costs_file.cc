@@ -1,0 +1,65 @@
+#include "simulator/costs_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace augur {
+
+nlohmann::json SimCosts::ToJson() const {
+  return {
+      {"workload", workload},
+      {"seconds_per_key", seconds_per_key},
+      {"seconds_per_message", seconds_per_message},
+      {"seconds_per_message_byte", seconds_per_message_byte},
+      {"machine", machine},
+      {"git_commit", git_commit},
+  };
+}
+
+Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::Error("expected a JSON object");
+  SimCosts c;
+  try {
+    c.workload = j.value("workload", "");
+    c.seconds_per_key = j.at("seconds_per_key").get<double>();
+    c.seconds_per_message = j.at("seconds_per_message").get<double>();
+    c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
+    c.machine = j.value("machine", "");
+    c.git_commit = j.value("git_commit", "");
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("missing or mistyped field: ") + e.what());
+  }
+  if (c.seconds_per_message < 0 || c.seconds_per_message_byte < 0)
+    return Status::Error("message costs must be >= 0");
+  return c;
+}
+
+Result<SimCosts> ReadCostsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("cannot read costs file " + path + ": " + std::strerror(errno));
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error("costs file " + path + " is not valid JSON: " + e.what());
+  }
+  Result<SimCosts> c = SimCosts::FromJson(j);
+  if (!c.ok()) return c.status().WithContext("costs file " + path);
+  return c;
+}
+
+Status WriteCostsFile(const std::string& path, const SimCosts& costs) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return Status::Error("cannot write " + tmp + ": " + std::strerror(errno));
+    out << costs.ToJson().dump(2) << "\n";
+    if (!out) return Status::Error("error writing " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return Status::Error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+  return Status::Ok();
+}
+
+}  // namespace augur

@@ -1,0 +1,121 @@
+#include "simulator/sim_cluster.h"
+
+#include <xbt/log.h>
+
+#include <simgrid/s4u.hpp>
+
+#include "core/base/check.h"
+#include "simulator/fault_injector.h"
+#include "simulator/node_actors.h"
+#include "simulator/sim_runtime.h"
+
+namespace augur {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+constexpr uint64_t kProgressEvery = 1024;  // time steps between progress hook calls
+}  // namespace
+
+SimCluster::SimCluster(SimClusterOptions options)
+    : options_(std::move(options)), compute_(options_.sim.compute, options_.sim.costs) {}
+
+SimCluster::~SimCluster() = default;
+
+Result<std::unique_ptr<SimCluster>> SimCluster::Create(SimClusterOptions options) {
+  AUGUR_CHECK(options.nodes > 0, "a cluster needs at least one node");
+  if (sg4::Engine::is_initialized())
+    return Status::Error("a SimGrid engine already exists in this process (one run per process)");
+  std::unique_ptr<SimCluster> c(new SimCluster(std::move(options)));
+  if (Status s = c->Init(); !s.ok()) return s;
+  return c;
+}
+
+Status SimCluster::Init() {
+  const SimOptions& sim = options_.sim;
+  // Context factory and log level must be known when the engine starts.
+  engine_args_ = {"augur", "--cfg=contexts/factory:" + sim.context_factory,
+                  "--log=root.thres:warning", "--log=xbt_cfg.thres:warning"};
+  std::vector<char*> argv;
+  for (std::string& a : engine_args_) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(engine_args_.size());
+  engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  sg4::Engine::set_config("network/model:" + sim.network_model);
+  sg4::Engine::set_config("network/crosstraffic:0");
+  if (!sim.trace_file.empty()) {
+    sg4::Engine::set_config("tracing:yes");
+    sg4::Engine::set_config("tracing/filename:" + sim.trace_file);
+    sg4::Engine::set_config("tracing/uncategorized:yes");
+  }
+  const int cores = static_cast<int>(options_.node.workers) + 1;  // workers + protocol
+  Result<Platform> p = BuildPlatform(*engine_, sim, options_.nodes, cores);
+  if (!p.ok()) return p.status();
+  platform_ = std::move(*p);
+  for (NodeId n = 0; n < options_.nodes; ++n) {
+    mailboxes_.push_back(sg4::Mailbox::by_name("node-" + std::to_string(n)));
+    runtimes_.push_back(std::make_unique<SimRuntime>(*this, compute_, n, options_.nodes));
+    nodes_.push_back(std::make_unique<Node>(options_.node, *runtimes_.back()));
+  }
+  return Status::Ok();
+}
+
+void SimCluster::SetProgressHook(std::function<void(double)> hook) {
+  progress_hook_ = std::move(hook);
+}
+
+void SimCluster::Send(NodeId from, NodeId to, std::vector<uint8_t> frame) {
+  const uint64_t bytes = frame.size();
+  ++stats_.messages;
+  stats_.bytes += bytes;
+  auto* e = new Envelope{from, false, 0, std::move(frame), send_seq_[{from, to}]++};
+  mailboxes_[to]->put_init(e, bytes)->detach(DeleteEnvelope);
+}
+
+void SimCluster::StartTimer(NodeId node, double delay_seconds, uint64_t timer_id) {
+  sg4::Actor::create("timer", platform_.hosts[node], [this, node, delay_seconds, timer_id] {
+    TimerActor(this, node, delay_seconds, timer_id);
+  });
+}
+
+void SimCluster::Abort(Status error, std::optional<NodeFailure> failure) {
+  if (aborted_) return;
+  aborted_ = true;
+  if (!error.ok()) first_error_ = std::move(error);
+  stats_.failure = failure;
+  sg4::Actor::kill_all();
+}
+
+Status SimCluster::Run(const std::function<void(Worker&)>& body) {
+  for (NodeId n = 0; n < num_nodes(); ++n) {
+    sg4::Host* host = platform_.hosts[n];
+    sg4::ActorPtr protocol = sg4::Actor::create("protocol-" + std::to_string(n), host,
+                                                [this, n] { ProtocolActor(this, n); });
+    mailboxes_[n]->set_receiver(protocol);
+    for (WorkerId w = 0; w < nodes_[n]->num_workers(); ++w) {
+      Worker* worker = &nodes_[n]->worker(w);
+      sg4::Actor::create("worker-" + std::to_string(n) + "-" + std::to_string(w), host,
+                         [this, worker, &body] { WorkerActor(this, worker, &body); });
+    }
+  }
+  if (options_.sim.fail_node.has_value()) StartFaultInjector(*this, *options_.sim.fail_node);
+  if (progress_hook_) {
+    auto steps = std::make_shared<uint64_t>(0);
+    sg4::Engine::on_time_advance_cb([this, steps](double) {
+      if (++*steps % kProgressEvery == 0) progress_hook_(sg4::Engine::get_clock());
+    });
+  }
+  engine_->run();
+  stats_.simulated_seconds = sg4::Engine::get_clock();
+  if (!first_error_.ok()) return first_error_;
+  if (stats_.failure.has_value()) return Status::Ok();
+  uint32_t total_workers = 0;
+  for (const auto& node : nodes_) total_workers += node->num_workers();
+  if (stats_.workers_finished != total_workers)
+    return Status::Error("simulation deadlocked at " + std::to_string(stats_.simulated_seconds) +
+                         " s: " + std::to_string(total_workers - stats_.workers_finished) +
+                         " workers parked with nothing left to wake them (protocol bug)");
+  return Status::Ok();
+}
+
+}  // namespace augur

@@ -1,0 +1,71 @@
+// SimOptions: the SimGrid-specific settings of one simulated run.
+//
+// Filled from `augur sim` flags (experiments/cli/cmd_sim.cc), validated once
+// by Validate(), and merged into result.json's config (ToJson). Plain value
+// type; no SimGrid types here so the CLI can build it without the engine.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/base/status.h"
+#include "core/base/types.h"
+#include "simulator/costs_file.h"
+
+namespace augur {
+
+// How worker compute and message handling are charged to the simulated clock.
+enum class ComputeMode {
+  kModel,     // modelled costs only: bit-reproducible
+  kHybrid,    // real update runs too, modelled cost charged: bit-reproducible
+  kMeasured,  // measured thread CPU time of the real code: not reproducible
+};
+Result<ComputeMode> ParseComputeMode(const std::string& name);
+const char* ComputeModeName(ComputeMode mode);
+
+// `--fail-node R@T`: node R's host is turned off at simulated time T seconds.
+struct NodeFailure {
+  NodeId node = 0;
+  double at_seconds = 0;
+};
+Result<NodeFailure> ParseNodeFailure(const std::string& text);
+
+// A named network preset: per-link bandwidth and latency.
+struct NetworkPreset {
+  const char* name;
+  double link_bandwidth_bytes_per_second;
+  double link_latency_seconds;
+  const char* description;
+};
+// Known presets: ethernet-10g, infiniband-100g. Null if unknown.
+const NetworkPreset* FindNetworkPreset(const std::string& name);
+std::string NetworkPresetNames();
+
+// Host speed in flop/s: "1Gf", "500Mf", "2.5e9" (units f, kf, Mf, Gf, Tf as in SimGrid).
+Result<double> ParseHostSpeed(const std::string& text);
+
+struct SimOptions {
+  // star | fat-tree | dragonfly | path to a SimGrid platform XML file.
+  std::string platform = "star";
+  std::string preset;  // empty: no preset
+  // Every link of the generated platform (a star route crosses two links).
+  double link_bandwidth_bytes_per_second = 1.25e9;  // 10 Gbit/s
+  double link_latency_seconds = 5e-6;
+  double host_speed_flops = 1e9;  // modelled compute is in seconds at 1 Gflop/s
+  ComputeMode compute = ComputeMode::kModel;
+  SimCosts costs;          // per-message handling costs (and the per-key cost used)
+  std::string costs_file;  // where costs came from; empty: built-in defaults
+  std::optional<NodeFailure> fail_node;
+  std::string trace_file;  // empty: no trace
+  std::string network_model = "CM02";
+  std::string context_factory = "raw";  // raw | thread (use thread under sanitizers)
+  bool progress = true;                 // progress line on stderr for long runs
+
+  // REQUIRES: nodes > 0. Error names the flag.
+  Status Validate(uint32_t nodes) const;
+  nlohmann::json ToJson() const;
+};
+
+}  // namespace augur

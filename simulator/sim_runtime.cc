@@ -1,0 +1,90 @@
+#include "simulator/sim_runtime.h"
+
+#include <simgrid/s4u.hpp>
+
+#include "core/base/check.h"
+#include "simulator/compute_model.h"
+#include "simulator/sim_cluster.h"
+
+namespace augur {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+class CheckedMutex final : public Mutex {
+ public:
+  void lock() override {
+    AUGUR_CHECK(!locked_, "engine lock re-entered (a critical section called into the runtime)");
+    locked_ = true;
+  }
+  void unlock() override { locked_ = false; }
+
+ private:
+  bool locked_ = false;
+};
+
+// Permit semantics over a counting semaphore: at most one release per park.
+class SimParker final : public Parker {
+ public:
+  explicit SimParker(ComputeModel& compute)
+      : compute_(compute), semaphore_(sg4::Semaphore::create(0)) {}
+  void Park() override {
+    if (permit_) {
+      permit_ = false;
+      return;
+    }
+    parked_ = true;
+    compute_.BeforeYield();
+    semaphore_->acquire();
+    compute_.AfterYield();
+  }
+  void Unpark() override {
+    if (parked_) {
+      parked_ = false;
+      semaphore_->release();
+    } else {
+      permit_ = true;
+    }
+  }
+
+ private:
+  ComputeModel& compute_;
+  sg4::SemaphorePtr semaphore_;
+  bool parked_ = false;
+  bool permit_ = false;
+};
+
+}  // namespace
+
+SimRuntime::SimRuntime(SimCluster& cluster, ComputeModel& compute, NodeId self, uint32_t nodes)
+    : cluster_(cluster), compute_(compute), self_(self), nodes_(nodes) {}
+
+void SimRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
+  AUGUR_CHECK(to < nodes_, "send to node %u of %u", to, nodes_);
+  compute_.BeforeYield();
+  cluster_.Send(self_, to, std::move(frame));
+  compute_.AfterYield();
+}
+
+double SimRuntime::Now() { return sg4::Engine::get_clock(); }
+
+void SimRuntime::Compute(double seconds) {
+  const double flops = compute_.WorkerFlops(seconds);
+  if (flops <= 0) return;
+  compute_.BeforeYield();
+  sg4::this_actor::execute(flops);
+  compute_.AfterYield();
+}
+
+void SimRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
+  compute_.BeforeYield();
+  cluster_.StartTimer(self_, delay_seconds, timer_id);
+  compute_.AfterYield();
+}
+
+std::unique_ptr<Mutex> SimRuntime::NewMutex() { return std::make_unique<CheckedMutex>(); }
+
+std::unique_ptr<Parker> SimRuntime::NewParker() { return std::make_unique<SimParker>(compute_); }
+
+}  // namespace augur

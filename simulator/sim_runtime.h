@@ -1,0 +1,48 @@
+// SimRuntime: the core's Runtime for one node of a SimGrid simulation.
+//
+// Owned by SimCluster (one per node); the Node holds a reference to it.
+// - Send: the frame becomes a detached mailbox put of exactly frame.size()
+//   bytes to the destination node's mailbox (SimCluster::Send).
+// - Now: the simulated clock. Compute: executes the modelled flops on the
+//   node's host (ComputeModel).
+// - SetTimer: a short-lived timer actor wakes the node's protocol actor, so
+//   OnTimer runs in the protocol context like OnMessage.
+// - Mutex: a checked no-op. SimGrid actors are cooperative and the core's
+//   critical sections never call the runtime, so the lock is never contended;
+//   a re-entry aborts with context (it would be a core bug).
+// - Parker: a SimGrid semaphore plus a permit flag.
+// Threading: called only from SimGrid actors of this simulation (and from the
+// Node constructor before the simulation starts).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/runtime/runtime.h"
+
+namespace augur {
+
+class SimCluster;
+class ComputeModel;
+
+class SimRuntime final : public Runtime {
+ public:
+  SimRuntime(SimCluster& cluster, ComputeModel& compute, NodeId self, uint32_t nodes);
+
+  NodeId self() const override { return self_; }
+  uint32_t num_nodes() const override { return nodes_; }
+  void Send(NodeId to, std::vector<uint8_t> frame) override;
+  double Now() override;
+  void Compute(double seconds) override;
+  void SetTimer(double delay_seconds, uint64_t timer_id) override;
+  std::unique_ptr<Mutex> NewMutex() override;
+  std::unique_ptr<Parker> NewParker() override;
+
+ private:
+  SimCluster& cluster_;
+  ComputeModel& compute_;
+  const NodeId self_;
+  const uint32_t nodes_;
+};
+
+}  // namespace augur

@@ -1,0 +1,169 @@
+// The real workloads end to end at tiny scale: WordNet counts on the real
+// package, quality improves with training, and the loopback PS runs reach
+// the quality of the single-node baseline. Label `workloads` (slower).
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "experiments/data/kg_dataset.h"
+#include "experiments/data/text_corpus.h"
+#include "experiments/drivers/loopback_driver.h"
+#include "experiments/jobs/job.h"
+#include "experiments/single/single_runner.h"
+#include "experiments/workloads/wv_task.h"
+#include "tests/experiments/tiny_data.h"
+
+namespace augur {
+namespace {
+
+using testing::TempDir;
+
+RunConfig TinyConfig(const std::string& workload, const std::string& data_dir, uint32_t epochs) {
+  RunConfig c;
+  c.workload = workload;
+  c.data_dir = data_dir;
+  c.epochs = epochs;
+  c.seed = 3;
+  c.kge.dim = 16;
+  c.kge.batch_size = 32;
+  c.kge.eval_triples = 0;
+  c.wv.dim = 16;
+  c.wv.min_count = 1;
+  c.wv.subsample = 0;
+  c.wv.batch_size = 8;
+  c.mf.rank = 8;
+  c.mf.batch_size = 64;
+  return c;
+}
+
+RunResult Single(RunConfig c, uint32_t threads) {
+  c.backend = "single";
+  c.nodes = 1;
+  c.workers = threads;
+  REQUIRE(c.Validate().ok());
+  Result<RunResult> r = RunSingle(c);
+  INFO(r.status().message());
+  REQUIRE(r.ok());
+  return *r;
+}
+
+RunResult Loopback(RunConfig c, uint32_t nodes, uint32_t workers, const std::string& partition) {
+  c.nodes = nodes;
+  c.workers = workers;
+  c.partition = partition;
+  REQUIRE(c.Validate().ok());
+  Result<std::unique_ptr<Job>> job = MakeJob(c);
+  INFO(job.status().message());
+  REQUIRE(job.ok());
+  Result<RunResult> r = RunOnLoopback(c, **job);
+  INFO(r.status().message());
+  REQUIRE(r.ok());
+  return *r;
+}
+
+double Quality(const RunResult& r, const char* name) {
+  return r.extra.at("quality").at(name).get<double>();
+}
+
+TEST_CASE("WordNet 3.0 from wordnet-base has the expected counts", "[workloads]") {
+  INFO("needs Debian package wordnet-base (scripts/lib/deps.sh installs it)");
+  REQUIRE(std::filesystem::exists("/usr/share/wordnet/data.noun"));
+  Result<KgDataset> d = BuildWordNetKg("/usr/share/wordnet", 5000, 5000, 1);
+  REQUIRE(d.ok());
+  CHECK(d->num_entities() == 117659);
+  CHECK(d->num_relations() == 26);
+  CHECK(d->meta["pointer_records"].get<uint64_t>() == 377592);
+  CHECK(d->meta["edges"].get<uint64_t>() == 364552);  // unique (head, relation, tail)
+  CHECK(d->train.size() + d->valid.size() + d->test.size() == 364552);
+  CHECK(d->valid.size() == 5000);
+  CHECK(d->test.size() == 5000);
+}
+
+TEST_CASE("WordNet gloss corpus builds and reads back", "[workloads]") {
+  INFO("needs Debian package wordnet-base (scripts/lib/deps.sh installs it)");
+  REQUIRE(std::filesystem::exists("/usr/share/wordnet/data.noun"));
+  TempDir dir("wn-text");
+  Result<uint64_t> n = BuildWordNetTextCorpus("/usr/share/wordnet", dir.path());
+  REQUIRE(n.ok());
+  CHECK(*n > 150000);
+  Result<TextCorpus> c = ReadTextCorpus(dir.path(), 5);
+  REQUIRE(c.ok());
+  CHECK(c->words[0] == "the");
+  CHECK(c->vocab_size() > 10000);
+}
+
+TEST_CASE("kge: loopback PS reaches the single-node quality", "[workloads]") {
+  TempDir dir("kge-run");
+  REQUIRE(WriteKgDataset(testing::TinyKg(), dir.path()).ok());
+  const RunConfig c = TinyConfig("kge", dir.path(), 40);
+  const RunResult single = Single(c, 1);
+  const RunResult ps = Loopback(c, 2, 2, "graph");
+  const double ms = Quality(single, "test_mrr"), mp = Quality(ps, "test_mrr");
+  INFO("single MRR " << ms << ", loopback MRR " << mp);
+  CHECK(ms > 0.3);  // random ranking of 120 entities gives ~0.04
+  CHECK(mp > 0.3);
+  CHECK(std::abs(ms - mp) < 0.3 * std::max(ms, mp));
+  const auto& losses = ps.extra.at("train_loss_per_epoch");
+  CHECK(losses.back().get<double>() < losses.front().get<double>());
+  CHECK(ps.samples == 40 * testing::TinyKg().train.size());
+  CHECK(ps.totals.intents > 0);
+}
+
+TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads]") {
+  TempDir dir("wv-run");
+  testing::WriteTinyCorpus(dir);
+  const RunConfig c = TinyConfig("wv", dir.path(), 3);
+  // The untrained model's held-out loss.
+  Result<std::unique_ptr<WvTask>> task = WvTask::Load(c);
+  REQUIRE(task.ok());
+  const uint32_t v = (*task)->corpus().vocab_size(), d = (*task)->dim();
+  std::vector<float> in(size_t{v} * d), out(size_t{v} * d);
+  for (uint32_t w = 0; w < v; ++w) {
+    (*task)->InitRow(WvTask::InputKey(w), std::span<float>(&in[size_t{w} * d], d));
+    (*task)->InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
+  }
+  const double l0 = (*task)->Evaluate(in.data(), out.data()).at("heldout_loss").get<double>();
+  const RunResult single = Single(c, 1);
+  const RunResult ps = Loopback(c, 2, 2, "graph");
+  const double ls = Quality(single, "heldout_loss"), lp = Quality(ps, "heldout_loss");
+  INFO("held-out loss: untrained " << l0 << ", single " << ls << ", loopback " << lp);
+  CHECK(ls < 0.6 * l0);
+  CHECK(lp < 0.6 * l0);
+  CHECK(std::abs(ls - lp) < 0.05 * ls);
+  const auto& losses = ps.extra.at("train_loss_per_epoch");
+  CHECK(losses.back().get<double>() < losses.front().get<double>());
+}
+
+TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[workloads]") {
+  TempDir dir("mf-run");
+  MfGenOptions g;
+  g.rows = 300;
+  g.cols = 150;
+  g.nnz = 12000;
+  g.true_rank = 4;
+  g.seed = 5;
+  Result<MfDataset> d = GenerateMf(g);
+  REQUIRE(d.ok());
+  REQUIRE(WriteMfDataset(*d, g, dir.path()).ok());
+  RunConfig c = TinyConfig("mf", dir.path(), 30);
+  const RunResult one = Single(TinyConfig("mf", dir.path(), 1), 1);
+  const RunResult single = Single(c, 1);
+  const RunResult ps = Loopback(c, 2, 2, "graph");
+  const double r1 = Quality(one, "test_rmse"), rs = Quality(single, "test_rmse"),
+               rp = Quality(ps, "test_rmse");
+  INFO("test RMSE: 1 epoch " << r1 << ", 30 epochs single " << rs << ", loopback " << rp
+                             << ", mean predictor " << Quality(single, "test_rmse_of_mean"));
+  CHECK(rs < 0.8 * r1);
+  CHECK(rs < Quality(single, "test_rmse_of_mean"));
+  CHECK(std::abs(rs - rp) < 0.1 * rs);
+}
+
+TEST_CASE("a missing data set is an error naming the file", "[workloads]") {
+  RunConfig c = TinyConfig("kge", "/nonexistent/augur-data", 1);
+  REQUIRE(c.Validate().ok());
+  Result<std::unique_ptr<Job>> job = MakeJob(c);
+  REQUIRE_FALSE(job.ok());
+  CHECK_THAT(job.status().message(), Catch::Contains("/nonexistent/augur-data/entities.tsv"));
+}
+
+}  // namespace
+}  // namespace augur

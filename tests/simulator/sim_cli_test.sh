@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Scenario tests of `augur sim` (issue 4). Usage: sim_cli_test.sh AUGUR CASE
+#   verify       sum invariant (--verify) for 1, 3, 5 nodes (star), 6 (fat tree), 7 (dragonfly)
+#   determinism  two runs, same seed and config: identical result.json except wall fields
+#   nodes1024    1024 simulated nodes complete a tiny workload, verified
+#   fail_node    --fail-node 3@0.0001 exits 1 naming node 3 and the time, no hang
+#   costs_trace  calibrate -> --costs FILE (costs land in result.json); --trace writes a trace
+set -euo pipefail
+augur=$1
+case_name=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
+tiny=(--workload zipf --keys 2000 --batch-size 16 --batches 4 --no-progress)
+
+case "$case_name" in
+verify)
+  for spec in "1 star" "3 star" "5 star" "6 fat-tree" "7 dragonfly"; do
+    set -- $spec
+    "$augur" sim --nodes "$1" --workers 2 --platform "$2" --pattern mixed --verify --seed 3 \
+      "${tiny[@]}" --out "$work/v$1" > "$work/log" || { cat "$work/log"; fail "nodes $1 $2 exited non-zero"; }
+    [[ $(field "$work/v$1/result.json" "['verified']") == True ]] || fail "nodes $1 $2 not verified"
+    [[ $(field "$work/v$1/result.json" "['backend']") == sim ]] || fail "backend is not sim"
+  done
+  ;;
+determinism)
+  for run in a b; do
+    "$augur" sim --nodes 6 --workers 3 --pattern mixed --verify --seed 7 --epochs 2 \
+      "${tiny[@]}" --out "$work/$run" > /dev/null
+  done
+  python3 - "$work/a/result.json" "$work/b/result.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for k in ("wall_seconds", "sim_messages_per_wall_second", "peak_memory_mib", "cpu_seconds",
+          "sim_messages_per_cpu_second"):
+    a.pop(k); b.pop(k)
+if a != b:
+    diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    sys.exit("results differ in: %s" % diff)
+if not a["epoch_seconds"] or a["epoch_seconds"][0] <= 0:
+    sys.exit("no simulated epoch time")
+PY
+  ;;
+nodes1024)
+  "$augur" sim --nodes 1024 --workers 1 --pattern partitioned --verify --seed 1 \
+    --workload zipf --keys 8192 --batch-size 4 --batches 1 --no-progress --out "$work/big" > /dev/null \
+    || fail "1024 nodes exited non-zero"
+  [[ $(field "$work/big/result.json" "['verified']") == True ]] || fail "1024 nodes not verified"
+  [[ $(field "$work/big/result.json" "['nodes']") == 1024 ]] || fail "node count not recorded"
+  ;;
+fail_node)
+  set +e
+  timeout 300 "$augur" sim --nodes 8 --workers 2 --fail-node 3@0.0001 --seed 1 --workload zipf \
+    --keys 2000 --batch-size 16 --batches 200 --no-progress --out "$work/f" > "$work/out" 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 1 ]] || { cat "$work/err"; fail "exit code $rc, expected 1 (124 = hang)"; }
+  grep -q "node 3 failed at simulated time 0.000100" "$work/err" || { cat "$work/err"; fail "report does not name node 3 and the time"; }
+  [[ $(field "$work/f/result.json" "['failure']['node']") == 3 ]] || fail "failure not in result.json"
+  ;;
+costs_trace)
+  "$augur" calibrate --workload zipf --keys 2000 --out "$work/costs.json" > /dev/null
+  "$augur" sim --nodes 3 --workers 2 --seed 2 "${tiny[@]}" --costs "$work/costs.json" \
+    --trace "$work/trace.paje" --out "$work/c" > /dev/null
+  want=$(field "$work/costs.json" "['seconds_per_message']")
+  got=$(field "$work/c/result.json" "['costs']['seconds_per_message']")
+  [[ "$want" == "$got" ]] || fail "costs in result.json ($got) differ from the file ($want)"
+  [[ -s "$work/trace.paje" ]] || fail "no trace written"
+  set +e
+  "$augur" sim --nodes 3 --costs "$work/missing.json" "${tiny[@]}" 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q "missing.json" "$work/err" || fail "missing costs file: rc $rc"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "ok: $case_name"

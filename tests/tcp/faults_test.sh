@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Faults: a wrong secret is refused; garbage, oversized and truncated frames
+# drop only their connection; a killed or hung peer stops the others with an
+# error naming it; a rank that never joins is reported.
+source "$(dirname "$0")/lib.sh"
+
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/secret"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/wrong"
+port=$(free_port)
+COMMON="--nodes 2 --coordinator 127.0.0.1:$port --cluster-id faults --peer-timeout 60s"
+
+wait_listening() {  # PORT: bounded wait until something listens there
+  for _ in $(seq 100); do
+    ss -ltn "( sport = :$1 )" | grep -q LISTEN && return 0
+    sleep 0.1
+  done
+  fail "nothing listens on port $1"
+}
+
+# Rank 0 waits for rank 1; meanwhile an intruder and garbage try their luck.
+timeout 90 "$AUGUR" run $SMALL --workers 2 --rank 0 $COMMON --secret-file "$WORK/secret" \
+  --max-frame-bytes 1048576 --out "$WORK/out" >"$WORK/rank0.log" 2>&1 &
+rank0=$!
+CLEANUP_CMDS+=("kill $rank0 2>/dev/null")
+wait_listening "$port"
+
+set +e
+timeout 30 "$AUGUR" run $SMALL --rank 1 $COMMON --secret-file "$WORK/wrong" >"$WORK/intruder.log" 2>&1
+code=$?
+set -e
+[ "$code" = 1 ] || { cat "$WORK/intruder.log"; fail "intruder exited $code, expected 1"; }
+grep -q "HMAC mismatch" "$WORK/intruder.log" || { cat "$WORK/intruder.log"; fail "intruder not told why"; }
+pass "wrong secret refused: $(grep -m1 'HMAC' "$WORK/intruder.log")"
+
+send_bytes() {  # PRINTF_FORMAT: one connection, these bytes, then close
+  timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf '$1' >&3; sleep 0.2; exec 3>&-" || true
+}
+send_bytes 'GET / HTTP/1.1\r\nHost: augur\r\n\r\n'        # garbage
+send_bytes '\xc1\xa7\x01\x00\xff\xff\xff\x7f'             # hello claiming 2 GB
+send_bytes '\xc1\xa7\x01\x00\x40\x00\x00\x00\x01\x00\x01' # hello cut short
+
+timeout 60 "$AUGUR" run $SMALL --workers 2 --rank 1 $COMMON --secret-file "$WORK/secret" \
+  --out "$WORK/out" >"$WORK/rank1.log" 2>&1 || { cat "$WORK/rank0.log" "$WORK/rank1.log"; fail "rank 1 failed"; }
+wait "$rank0" || { cat "$WORK/rank0.log"; fail "rank 0 failed after the bad connections"; }
+cat "$WORK/rank0.log"
+for reason in "closed by the peer after our challenge" "bad frame magic" "exceeds --max-frame-bytes" "truncated frame"; do
+  grep -q "dropped connection from 127.0.0.1:[0-9]* .*$reason" "$WORK/rank0.log" ||
+    fail "rank 0 did not log a dropped connection for: $reason"
+done
+expect_json "$WORK/out/rank-0/result.json" verified true
+expect_json "$WORK/out/rank-1/result.json" verified true
+pass "garbage, oversized and truncated frames dropped; cluster verified"
+
+# A killed peer: the others stop with an error naming it.
+start_three() {  # TIMEOUT_FLAG: three long-running ranks in the background
+  port=$(free_port)
+  pids=()
+  for r in 0 1 2; do
+    timeout 90 "$AUGUR" run --workload zipf --keys 20000 --batches 100000000 --workers 1 \
+      --rank $r --nodes 3 --coordinator 127.0.0.1:$port --secret-file "$WORK/secret" \
+      --peer-timeout "$1" >"$WORK/k$r.log" 2>&1 &
+    pids+=($!)
+    CLEANUP_CMDS+=("kill -9 $! 2>/dev/null")
+  done
+  for r in 0 1 2; do
+    for _ in $(seq 200); do grep -q "joined cluster" "$WORK/k$r.log" && break; sleep 0.1; done
+    grep -q "joined cluster" "$WORK/k$r.log" || { cat "$WORK"/k*.log; fail "rank $r did not join"; }
+  done
+}
+expect_lost_rank_2() {  # WHAT: ranks 0 and 1 stop with exit code 1; one of them names rank 2
+  # (the other may see the first one stop before it notices rank 2 itself).
+  for r in 0 1; do
+    set +e
+    wait "${pids[$r]}"
+    code=$?
+    set -e
+    [ "$code" = 1 ] || { cat "$WORK"/k*.log; fail "$1: rank $r exited $code, expected 1"; }
+    grep -q "augur: rank $r: lost rank" "$WORK/k$r.log" || { cat "$WORK"/k*.log; fail "$1: rank $r named no lost rank"; }
+  done
+  grep -q "lost rank 2" "$WORK/k0.log" "$WORK/k1.log" || { cat "$WORK"/k*.log; fail "$1: nobody named rank 2"; }
+  pass "$1: $(grep -h -m1 'lost rank 2' "$WORK/k0.log" "$WORK/k1.log" | head -1)"
+}
+
+rank2_process() { pgrep -P "${pids[2]}" augur; }  # the augur under rank 2's timeout
+
+start_three 30s
+sleep 0.5
+kill -9 "$(rank2_process)"
+expect_lost_rank_2 "killed peer detected"
+
+start_three 2s
+sleep 0.5
+stopped=$(rank2_process)
+kill -STOP "$stopped"
+CLEANUP_CMDS+=("kill -9 $stopped 2>/dev/null; kill -CONT $stopped 2>/dev/null")
+expect_lost_rank_2 "hung peer detected within --peer-timeout"
+kill -9 "$stopped" 2>/dev/null || true
+kill -CONT "$stopped" 2>/dev/null || true
+
+# A rank that never joins.
+set +e
+timeout 30 "$AUGUR" run $SMALL --rank 0 --nodes 2 --coordinator 127.0.0.1:"$(free_port)" \
+  --secret-file "$WORK/secret" --peer-timeout 1s >"$WORK/alone.log" 2>&1
+code=$?
+set -e
+[ "$code" = 1 ] || { cat "$WORK/alone.log"; fail "lonely rank 0 exited $code, expected 1"; }
+grep -q "rank 1 did not connect" "$WORK/alone.log" || { cat "$WORK/alone.log"; fail "missing rank not named"; }
+pass "missing rank reported: $(tail -1 "$WORK/alone.log")"

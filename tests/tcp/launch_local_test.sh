@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# augur launch --local: 4 processes x 2 threads keep the sum invariant; the
+# same with --emulate-latency; --hostfile through a stand-in for ssh.
+source "$(dirname "$0")/lib.sh"
+
+timeout 120 "$AUGUR" launch --local 4 -- $SMALL --workers 2 --out "$WORK/local" >"$WORK/local.log" 2>&1 ||
+  { cat "$WORK/local.log"; fail "launch --local 4 failed"; }
+expect_json "$WORK/local/result.json" backend '"tcp"'
+expect_json "$WORK/local/result.json" nodes 4
+expect_json "$WORK/local/result.json" verified true
+grep -q '^\[rank 3\]' "$WORK/local.log" || fail "no rank-prefixed output"
+if grep -q "$(cat "$WORK/local/secret")" "$WORK/local.log" "$WORK/local/result.json"; then
+  fail "the secret was logged"
+fi
+pass "launch --local 4 x 2 workers verified"
+
+timeout 120 "$AUGUR" launch --local 3 -- $SMALL --workers 2 --emulate-latency 100us \
+  --out "$WORK/latency" >"$WORK/latency.log" 2>&1 || { cat "$WORK/latency.log"; fail "latency run failed"; }
+expect_json "$WORK/latency/result.json" verified true
+pass "launch with --emulate-latency 100us verified"
+
+# --hostfile: a fake ssh that runs the remote command locally proves the
+# hostfile path (ranks per slot, remote command line, quoting).
+cat >"$WORK/fake-ssh" <<'SH'
+#!/bin/sh
+# usage: fake-ssh HOST COMMAND
+shift
+exec sh -c "$1"
+SH
+chmod +x "$WORK/fake-ssh"
+printf '127.0.0.1 slots=2\n127.0.0.1\n' >"$WORK/hosts"
+timeout 120 "$AUGUR" launch --hostfile "$WORK/hosts" --ssh "$WORK/fake-ssh" --port "$(free_port)" \
+  -- $SMALL --workers 1 --out "$WORK/hostfile" >"$WORK/hostfile.log" 2>&1 ||
+  { cat "$WORK/hostfile.log"; fail "launch --hostfile failed"; }
+expect_json "$WORK/hostfile/result.json" nodes 3
+expect_json "$WORK/hostfile/result.json" verified true
+pass "launch --hostfile (3 ranks over a stand-in ssh) verified"
+
+# Bad input: one clear line and exit code 2, before anything starts.
+set +e
+timeout 20 "$AUGUR" launch --local 2 -- --rank 1 >"$WORK/bad.log" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] || fail "launch with a reserved flag exited $code, expected 2"
+grep -q -- '--rank is set by launch' "$WORK/bad.log" || fail "no clear usage error"
+pass "reserved run flag refused"

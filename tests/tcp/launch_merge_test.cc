@@ -1,0 +1,72 @@
+// Launch helpers: merging rank results and reading hostfiles.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+
+#include "experiments/launch/hostfile.h"
+#include "experiments/launch/result_merge.h"
+
+namespace augur {
+namespace {
+
+nlohmann::json Rank(int r, uint64_t bytes, uint64_t local, uint64_t remote, bool verified) {
+  return {{"rank", r},
+          {"backend", "tcp"},
+          {"nodes", 2},
+          {"bytes_sent", bytes},
+          {"messages_sent", 10},
+          {"samples", 100},
+          {"local_accesses", local},
+          {"remote_accesses", remote},
+          {"intents", 0},
+          {"bytes_sent_per_node", {bytes}},
+          {"epoch_seconds", r == 0 ? nlohmann::json{1.5} : nlohmann::json::array()},
+          {"total_seconds", r == 0 ? 1.5 : 0.0},
+          {"wall_seconds", 2.0 + r},
+          {"verified", verified},
+          {"config", {{"tcp", {{"rank", r}}}}}};
+}
+
+TEST_CASE("rank results merge into one cluster result", "[tcp][launch]") {
+  Result<nlohmann::json> m =
+      MergeRankResults({Rank(0, 100, 30, 10, true), Rank(1, 50, 10, 50, true)});
+  REQUIRE(m.ok());
+  CHECK((*m)["backend"] == "tcp");
+  CHECK((*m)["nodes"] == 2);
+  CHECK((*m)["bytes_sent"] == 150);
+  CHECK((*m)["samples"] == 200);
+  CHECK((*m)["local_access_ratio"].get<double>() == Approx(40.0 / 100.0));
+  CHECK((*m)["epoch_seconds"].size() == 1);
+  CHECK((*m)["wall_seconds"] == 3.0);
+  CHECK((*m)["verified"] == true);
+  CHECK((*m)["bytes_sent_per_node"] == nlohmann::json({100, 50}));
+  CHECK_FALSE((*m).contains("rank"));
+  m = MergeRankResults({Rank(0, 1, 1, 1, true), Rank(1, 1, 1, 1, false)});
+  REQUIRE(m.ok());
+  CHECK((*m)["verified"] == false);
+  CHECK_FALSE(MergeRankResults({Rank(1, 1, 1, 1, true)}).ok());  // not rank 0's
+}
+
+TEST_CASE("hostfile slots expand to ranks", "[tcp][launch]") {
+  const std::string path = "hostfile_test_" + std::to_string(::getpid()) + ".txt";
+  {
+    std::ofstream f(path);
+    f << "# cluster\nnode1\nnode2 slots=2\n\nnode3 3  # trailing comment\n";
+  }
+  Result<std::vector<std::string>> h = ReadHostfile(path);
+  REQUIRE(h.ok());
+  CHECK(*h == std::vector<std::string>{"node1", "node2", "node2", "node3", "node3", "node3"});
+  {
+    std::ofstream f(path);
+    f << "node1 slots=zero\n";
+  }
+  h = ReadHostfile(path);
+  REQUIRE_FALSE(h.ok());
+  CHECK(h.status().message().find(":1:") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace augur
