@@ -29,11 +29,14 @@ install_deps() {
 }
 
 # build DIR [extra cmake args...]: configure (once) and build with Ninja.
+# AUGUR_TARGETS (space-separated) limits the build to those targets.
 build() {
   local dir=$1
   shift
   if [ ! -f "$dir/build.ninja" ]; then
     cmake -S "$AUGUR_ROOT" -B "$dir" -G Ninja "$@" >/dev/null
   fi
-  cmake --build "$dir" -- -j"$(nproc)"
+  local targets=()
+  [ -n "${AUGUR_TARGETS:-}" ] && read -r -a targets <<<"$AUGUR_TARGETS"
+  cmake --build "$dir" ${targets[@]:+--target "${targets[@]}"} -- -j"$(nproc)"
 }
