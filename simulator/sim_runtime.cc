@@ -3,6 +3,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "core/base/check.h"
+#include "core/runtime/checked_mutex.h"
 #include "simulator/compute_model.h"
 #include "simulator/sim_cluster.h"
 
@@ -11,18 +12,6 @@ namespace augur {
 namespace sg4 = simgrid::s4u;
 
 namespace {
-
-class CheckedMutex final : public Mutex {
- public:
-  void lock() override {
-    AUGUR_CHECK(!locked_, "engine lock re-entered (a critical section called into the runtime)");
-    locked_ = true;
-  }
-  void unlock() override { locked_ = false; }
-
- private:
-  bool locked_ = false;
-};
 
 // Permit semantics over a counting semaphore: at most one release per park.
 class SimParker final : public Parker {

@@ -3,24 +3,11 @@
 #include <memory>
 
 #include "core/base/check.h"
+#include "core/runtime/checked_mutex.h"
 
 namespace augur {
 
 namespace {
-
-// Only one context runs at a time and critical sections never yield, so the
-// engine lock is never contended; a contended lock would be a protocol bug.
-class CheckedMutex final : public Mutex {
- public:
-  void lock() override {
-    AUGUR_CHECK(!locked_, "engine lock re-entered (a critical section called into the runtime)");
-    locked_ = true;
-  }
-  void unlock() override { locked_ = false; }
-
- private:
-  bool locked_ = false;
-};
 
 class LoopbackParker final : public Parker {
  public:
