@@ -164,7 +164,7 @@ class Node {
   Status HandleHandover(const Message& m);
   Status HandleOwnerUpdate(const Message& m);
   Status HandleReplicaGrant(const Message& m);
-  void DrainQueue(Key key, bool as_replica, Effects* fx);
+  void DrainQueue(Key key, Effects* fx);
 
   // --- node_replication.cc
   size_t SyncRound(uint64_t op_id, Effects* fx);

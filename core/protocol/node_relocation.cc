@@ -138,7 +138,7 @@ Status Node::HandleHandover(const Message& m) {
       location_cache_.erase(k);
       auto owner = directory_.find(k);
       if (owner != directory_.end() && owner->second.node == self_) directory_.erase(owner);
-      DrainQueue(k, /*as_replica=*/false, &fx);
+      DrainQueue(k, &fx);
       if (m.op_id != 0 && ops_.count(m.op_id)) CompleteKeys(m.op_id, 1, &fx);
     }
   }
@@ -164,14 +164,14 @@ Status Node::HandleReplicaGrant(const Message& m) {
       }
       row += store_.RowLength(k);
       NoteLocation(k, m.src);
-      DrainQueue(k, /*as_replica=*/true, &fx);
+      DrainQueue(k, &fx);
     }
   }
   Flush(fx);
   return Status::Ok();
 }
 
-void Node::DrainQueue(Key key, bool /*as_replica*/, Effects* fx) {
+void Node::DrainQueue(Key key, Effects* fx) {
   auto it = incoming_.find(key);
   if (it == incoming_.end()) return;
   std::vector<Item> items = std::move(it->second);
