@@ -30,9 +30,10 @@ CommandFn AddVersionCommand(CLI::App& root) {
 namespace {
 
 int Main(int argc, char** argv) {
-  CLI::App root("Augur: an adaptive parameter server for sparse ML, on TCP, in SimGrid, or in "
-                "one process",
-                "augur");
+  CLI::App root(
+      "Augur: an adaptive parameter server for sparse ML, on TCP, in SimGrid, or in "
+      "one process",
+      "augur");
   root.require_subcommand(1);
   std::vector<std::pair<CLI::App*, CommandFn>> commands;
   auto add = [&](CommandFn fn) { commands.emplace_back(root.get_subcommands({}).back(), fn); };

@@ -30,7 +30,8 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
       if (Status s = WriteResultJson(config->out_dir, j); !s.ok()) return RunError(s.message());
     }
     PrintResultSummary(j, stdout);
-    if (!config->out_dir.empty()) std::printf("  result: %s/result.json\n", config->out_dir.c_str());
+    if (!config->out_dir.empty())
+      std::printf("  result: %s/result.json\n", config->out_dir.c_str());
     return (r->verified.has_value() && !*r->verified) ? 1 : 0;
   };
 }

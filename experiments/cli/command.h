@@ -6,9 +6,8 @@
 // 1 run failure (e.g. verification failed, a peer died), 2 bad usage.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace augur {
 

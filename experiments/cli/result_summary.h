@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 namespace augur {

@@ -26,7 +26,7 @@ class ZipfJob final : public Job {
  private:
   const RunConfig config_;
   ZipfWorkload workload_;
-  EpochLog log_;  // written only by node 0's worker 0
+  EpochLog log_;                                              // written only by node 0's worker 0
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;  // slot n written by node n's worker 0
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> nodes_verified_{0};

@@ -4,11 +4,10 @@
 // commit, machine) and writes DIR/result.json atomically (temp file + rename).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/base/status.h"
 #include "core/metrics/node_metrics.h"
@@ -19,12 +18,12 @@ struct RunResult {
   std::string backend;
   std::vector<double> epoch_seconds;  // virtual, simulated or wall time per the backend
   double total_seconds = 0;
-  double wall_seconds = 0;            // real time the run took on this machine
-  uint64_t samples = 0;               // key accesses performed by all workers
-  MetricsSnapshot totals;             // summed over nodes
+  double wall_seconds = 0;  // real time the run took on this machine
+  uint64_t samples = 0;     // key accesses performed by all workers
+  MetricsSnapshot totals;   // summed over nodes
   std::vector<MetricsSnapshot> per_node;
-  std::optional<bool> verified;       // set when --verify
-  std::string verify_detail;          // first mismatch, if any
+  std::optional<bool> verified;                     // set when --verify
+  std::string verify_detail;                        // first mismatch, if any
   nlohmann::json extra = nlohmann::json::object();  // backend-specific fields
 
   nlohmann::json ToJson(const nlohmann::json& config) const;

@@ -23,10 +23,14 @@ Result<AccessPattern> ParseAccessPattern(const std::string& name) {
 
 const char* AccessPatternName(AccessPattern p) {
   switch (p) {
-    case AccessPattern::kUniform: return "uniform";
-    case AccessPattern::kHot: return "hot";
-    case AccessPattern::kPartitioned: return "partitioned";
-    case AccessPattern::kMixed: return "mixed";
+    case AccessPattern::kUniform:
+      return "uniform";
+    case AccessPattern::kHot:
+      return "hot";
+    case AccessPattern::kPartitioned:
+      return "partitioned";
+    case AccessPattern::kMixed:
+      return "mixed";
   }
   return "?";
 }
@@ -37,8 +41,8 @@ ZipfWorkload::ZipfWorkload(ZipfOptions options, uint32_t nodes, uint32_t workers
   if (options_.pattern == AccessPattern::kHot)
     zipf_ = std::make_unique<ZipfSampler>(options_.keys, options_.skew);
   if (options_.pattern == AccessPattern::kMixed)
-    hot_set_ = std::make_unique<ZipfSampler>(std::max<uint64_t>(1, options_.keys / 1000),
-                                             options_.skew);
+    hot_set_ =
+        std::make_unique<ZipfSampler>(std::max<uint64_t>(1, options_.keys / 1000), options_.skew);
   if (options_.verify) ComputeExpectedSums();
 }
 
@@ -72,9 +76,15 @@ void ZipfWorkload::BatchKeys(uint32_t g, Clock c, std::vector<Key>* out) const {
   for (Key& key : *out) {
     uint64_t logical = 0;
     switch (options_.pattern) {
-      case AccessPattern::kUniform: logical = rng.Below(n); break;
-      case AccessPattern::kHot: logical = zipf_->Draw(rng); break;
-      case AccessPattern::kPartitioned: logical = own_range(); break;
+      case AccessPattern::kUniform:
+        logical = rng.Below(n);
+        break;
+      case AccessPattern::kHot:
+        logical = zipf_->Draw(rng);
+        break;
+      case AccessPattern::kPartitioned:
+        logical = own_range();
+        break;
       case AccessPattern::kMixed:
         logical = rng.Uniform() < kHotShare ? hot_set_->Draw(rng) : own_range();
         break;

@@ -84,8 +84,8 @@ class ZipfWorkload {
   ZipfOptions options_;
   uint32_t nodes_;
   uint32_t workers_per_node_;
-  std::unique_ptr<ZipfSampler> zipf_;      // hot pattern: all keys
-  std::unique_ptr<ZipfSampler> hot_set_;   // mixed pattern: the hot set
+  std::unique_ptr<ZipfSampler> zipf_;     // hot pattern: all keys
+  std::unique_ptr<ZipfSampler> hot_set_;  // mixed pattern: the hot set
   // verify mode: expected update sum (element 0) per touched key, computed at construction.
   std::unordered_map<Key, uint64_t> expected_;
 };
