@@ -39,8 +39,15 @@ void Node::ActOnIntents(WorkerId w, Effects* fx) {
   intents_.Advance(w, clocks_[w], timing_.Horizon(w, clocks_[w]), &wanted, &unwanted, &leads);
   for (Clock lead : leads) RecordLead(lead);
   if (!policy_->LocalizesOnIntent()) return;
-  for (Key k : wanted)
-    if (!incoming_.count(k) && !store_.Contains(k)) RequestLocalize(k, fx);
+  for (Key k : wanted) {
+    if (incoming_.count(k) || store_.Contains(k)) continue;
+    if (HomeOf(k) == self_ && !directory_.count(k)) {
+      // Never touched and homed here: create it now, so the access is local.
+      store_.With(k, /*create=*/true, [](ParamStore::Entry&) {});
+      continue;
+    }
+    RequestLocalize(k, fx);
+  }
 }
 
 }  // namespace augur

@@ -30,16 +30,27 @@ TEST_CASE("intent signals activate inside the horizon and expire at their end", 
   CHECK(t.active_keys() == 0);
 }
 
-TEST_CASE("action timing widens the window with the clocks seen per sync round", "[intent]") {
+TEST_CASE("action timing acts at once until a sync round measured the worker", "[intent]") {
+  ActionTiming timing(2, false);
+  CHECK(timing.Window(0) > 1000000);  // no estimate yet
+  timing.OnSyncRound(0, 10);
+  CHECK(timing.Window(0) == 21);      // 1 + 2 * 10 clocks, no variance yet
+  CHECK(timing.Window(1) > 1000000);  // the other worker is still unmeasured
+}
+
+TEST_CASE("action timing follows the clocks seen per sync round", "[intent]") {
   ActionTiming timing(1, false);
-  const Clock initial = timing.Window(0);
   Clock clock = 0;
   for (int round = 0; round < 20; ++round) {
     clock += 10;
     timing.OnSyncRound(0, clock);
   }
-  CHECK(timing.Window(0) > initial);
-  CHECK(timing.Window(0) >= 20);  // two rounds of ~10 clocks
+  CHECK(timing.Window(0) == 21);  // steady: two rounds of 10 clocks, plus one
+  for (int round = 0; round < 20; ++round) {
+    clock += 40;
+    timing.OnSyncRound(0, clock);
+  }
+  CHECK(timing.Window(0) >= 80);  // widened with the faster clocks
   CHECK(timing.Window(0) < 100);
   CHECK(ActionTiming(1, true).Window(0) > 1000000);  // act immediately
 }
