@@ -9,19 +9,24 @@
 // in the LMM at a time, and frames that wait behind it leave together.
 //
 // Model: Queue() (any actor of the node, via Runtime::Send) appends the frame
-// to the destination's pending parcel; a destination with a pending parcel is
-// in a FIFO (round robin across destinations). The NIC actor takes the next
-// destination and puts its whole parcel into that node's wire mailbox as one
+// to the destination's pending parcel; a destination with a pending parcel and
+// nothing on the wire is in a FIFO (round robin across destinations). Each of
+// the node's `lanes` NIC actors (--nic-lanes; 1 = a strictly serial NIC) takes
+// the next destination and puts its whole parcel into that node's wire mailbox as one
 // comm of exactly the sum of the frames' encoded sizes (bandwidth and sharing
 // with other nodes' transfers on shared links come from SimGrid), waiting for
 // it. The receiving node's wire actor (its mailbox's permanent receiver)
 // hands the parcel to its Inbox due after the route's latency (LatencyTo:
 // the platform's link latencies, applied here instead of inside SimGrid, so
 // latency overlaps across destinations while transmission is serialised like
-// a real NIC's).
-// Per-pair FIFO: one actor sends a pair's parcels in order, all with the same
-// latency. A self-send skips the network (the Inbox gets it at once).
-// Threading: SimGrid actors of one simulation only (cooperative, one at a time).
+// a real NIC's). A lane prefers the oldest ready destination that no other
+// node is currently transferring into (PickReady), so a receiver shared by
+// several senders does not hold the NIC back while it could serve another.
+// With several lanes, a destination whose transfer is held back by a busy
+// receiver does not block the node's transfers to others (as with one TCP
+// connection per peer). Per-pair FIFO: at most one parcel per pair is on the
+// wire, and a pair's parcels all have the same latency. A self-send skips the network (the Inbox
+// gets it at once). Threading: SimGrid actors of one simulation only (cooperative, one at a time).
 #pragma once
 
 #include <simgrid/forward.h>
@@ -45,7 +50,7 @@ class Nic {
 
   // Queues one encoded frame for `to`. Never blocks.
   void Queue(NodeId to, std::vector<uint8_t> frame);
-  // The NIC actor's body (a daemon on the node's host); returns only when killed.
+  // The body of one NIC lane actor (a daemon on the node's host); returns only when killed.
   void Run();
 
   // Route latency from this node to `to` (seconds; looked up once per pair).
@@ -55,15 +60,19 @@ class Nic {
  private:
   struct Channel {
     Parcel* pending = nullptr;  // frames queued, not yet on the wire
+    bool on_wire = false;       // a parcel to this destination is being transferred
     double latency = -1;        // route latency to this destination; -1: not looked up yet
   };
 
   SimCluster& cluster_;
   const NodeId self_;
   std::vector<Channel> channels_;  // by destination
-  std::deque<NodeId> ready_;       // destinations with a pending parcel, in the order they got it
+  std::deque<NodeId> ready_;       // pending and not on the wire, in the order they became so
   simgrid::s4u::SemaphorePtr wake_;
-  bool parked_ = false;  // the actor waits for work
+  uint32_t parked_ = 0;                      // lanes waiting for work
+  static constexpr size_t kPickWindow = 64;  // ready destinations PickReady looks at
+  void MakeReady(NodeId to);
+  NodeId PickReady();
   uint64_t transfers_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "simulator/node_actors.h"
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <string>
 
@@ -64,7 +65,12 @@ void WireActor(SimCluster* cluster, NodeId n) {
   sg4::Mailbox* wire = cluster->wire(n);
   Inbox& inbox = cluster->inbox(n);
   for (;;) {
-    Parcel* p = wire->get<Parcel>();
+    Parcel* p = nullptr;
+    try {
+      p = wire->get<Parcel>();
+    } catch (const simgrid::NetworkFailureException&) {
+      continue;  // the sender's host was turned off (--fail-node): the parcel is lost
+    }
     inbox.Push(p, sg4::Engine::get_clock() + cluster->nic(p->from).LatencyTo(n));
   }
 }

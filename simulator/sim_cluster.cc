@@ -64,6 +64,7 @@ Status SimCluster::Init() {
   for (NodeId n = 0; n < options_.nodes; ++n) {
     inboxes_.push_back(std::make_unique<Inbox>());
     wires_.push_back(sg4::Mailbox::by_name("wire-" + std::to_string(n)));
+    transfers_into_.push_back(0);
     nics_.push_back(std::make_unique<Nic>(*this, n, options_.nodes));
     runtimes_.push_back(std::make_unique<SimRuntime>(*this, compute_, n, options_.nodes));
     nodes_.push_back(std::make_unique<Node>(options_.node, *runtimes_.back()));
@@ -115,7 +116,9 @@ Status SimCluster::Run(const std::function<void(Worker&)>& body) {
     sg4::Host* host = platform_.hosts[n];
     sg4::Actor::create("protocol-" + std::to_string(n), host,
                        [this, n] { ProtocolActor(this, n); });
-    sg4::Actor::create("nic-" + std::to_string(n), host, [this, n] { NicActor(this, n); });
+    for (uint32_t lane = 0; lane < options_.sim.nic_lanes; ++lane)
+      sg4::Actor::create("nic-" + std::to_string(n) + "-" + std::to_string(lane), host,
+                         [this, n] { NicActor(this, n); });
     wires_[n]->set_receiver(
         sg4::Actor::create("wire-" + std::to_string(n), host, [this, n] { WireActor(this, n); }));
     for (WorkerId w = 0; w < nodes_[n]->num_workers(); ++w) {

@@ -87,6 +87,10 @@ class SimCluster {
   Nic& nic(NodeId n) { return *nics_[n]; }
   Inbox& inbox(NodeId n) { return *inboxes_[n]; }
   simgrid::s4u::Mailbox* wire(NodeId n) { return wires_[n]; }
+  // Transfers currently entering node n (for the NICs' choice of destination).
+  uint32_t TransfersInto(NodeId n) const { return transfers_into_[n]; }
+  void TransferStarted(NodeId to) { ++transfers_into_[to]; }
+  void TransferEnded(NodeId to) { --transfers_into_[to]; }
   // Sum of the platform's latencies on the route from -> to (seconds).
   double RouteLatency(NodeId from, NodeId to) const;
   ParcelPool& parcels() { return parcels_; }
@@ -110,6 +114,7 @@ class SimCluster {
   std::vector<std::unique_ptr<Nic>> nics_;
   std::vector<std::unique_ptr<Inbox>> inboxes_;
   std::vector<simgrid::s4u::Mailbox*> wires_;  // per node: where NICs put its parcels
+  std::vector<uint32_t> transfers_into_;       // per node
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::function<void(double)> progress_hook_;
