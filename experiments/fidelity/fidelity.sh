@@ -34,9 +34,9 @@ lat=${LAT:-200us}
 workers=${NODES_WORKERS:-2}
 tolerance=${TOLERANCE:-0.25}
 repeats=${REPEATS:-3}
-sim_lanes=${NIC_LANES:-1 2}
+read -ra sim_lanes <<< "${NIC_LANES:-1 2}"
 # Small and network-bound: 64-float values (256 B per key), 150 batches of 64 keys per worker.
-workload=(${WORKLOAD_ARGS:---workload zipf --pattern uniform --keys 20000 --dim 64 --batch-size 64 --batches 150 --epochs 1 --seed 5})
+read -ra workload <<< "${WORKLOAD_ARGS:---workload zipf --pattern uniform --keys 20000 --dim 64 --batch-size 64 --batches 150 --epochs 1 --seed 5}"
 
 work=$(mktemp -d /tmp/augur-fidelity.XXXXXX)
 tag="augfid$$"
@@ -72,12 +72,13 @@ rtt_ms=$(sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p' <<< "$ping_out")
 [[ -n "$rtt_ms" ]] || { echo "fidelity: could not read ping RTT: $ping_out" >&2; exit 1; }
 
 # --- compute costs of this machine ---
-"$augur" calibrate --workload zipf $(printf '%s\n' "${workload[@]}" | $PY -c '
+# The workload flags calibrate understands, taken from the run's flags.
+mapfile -t calib_args < <(printf '%s\n' "${workload[@]}" | $PY -c '
 import sys
 a = sys.stdin.read().split()
 keep = {"--keys", "--dim", "--batch-size", "--pattern", "--seed"}
-print(" ".join(x for i, x in enumerate(a) if x in keep or (i > 0 and a[i-1] in keep)))') \
-  --out "$work/costs.json" > "$work/calibrate.log"
+print("\n".join(x for i, x in enumerate(a) if x in keep or (i > 0 and a[i-1] in keep)))')
+"$augur" calibrate --workload zipf "${calib_args[@]}" --out "$work/costs.json" > "$work/calibrate.log"
 
 # --- real runs: TCP backend across the namespaces, REPEATS times (median) ---
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/secret"
@@ -90,7 +91,7 @@ for r in $(seq 1 "$repeats"); do
     pids+=($!)
   done
   for i in 0 1 2; do
-    wait "${pids[$i]}" || { cat "$work"/tcp$r-*.log >&2; echo "fidelity: TCP node $i failed" >&2; exit 1; }
+    wait "${pids[$i]}" || { cat "$work/tcp$r"-*.log >&2; echo "fidelity: TCP node $i failed" >&2; exit 1; }
   done
 done
 
@@ -108,14 +109,14 @@ for suffix, mult in (('gbit', 1e9), ('mbit', 1e6), ('kbit', 1e3), ('bit', 1.0)):
     if r.endswith(suffix):
         print('%.0fbps' % (float(r[:-len(suffix)]) * mult)); break")
 # The first lane count is the judged one (default: the simulator's default, 1).
-for lanes in $sim_lanes; do
+for lanes in "${sim_lanes[@]}"; do
   "$augur" sim "${workload[@]}" --nodes 3 --workers "$workers" --platform star \
     --link-bandwidth "$sim_bw" --link-latency "$link_latency" --network-model CM02 \
     --nic-lanes "$lanes" --costs "$work/costs.json" --no-progress --out "$work/sim-$lanes" \
     > "$work/sim-$lanes.log"
 done
 
-$PY - "$work" "$rtt_ms" "$rate" "$lat" "$link_latency" "$tolerance" "$repeats" $sim_lanes <<'PY'
+$PY - "$work" "$rtt_ms" "$rate" "$lat" "$link_latency" "$tolerance" "$repeats" "${sim_lanes[@]}" <<'PY'
 import json, sys, os, statistics
 work, rtt_ms, rate, lat, link_latency, tol, repeats = sys.argv[1:8]
 lanes = sys.argv[8:]
