@@ -12,10 +12,10 @@
 // to the destination's pending parcel; a destination with a pending parcel and
 // nothing on the wire is in a FIFO (round robin across destinations). Each of
 // the node's `lanes` NIC actors (--nic-lanes; 1 = a strictly serial NIC) takes
-// the next destination and puts its whole parcel into that node's wire mailbox as one
-// comm of exactly the sum of the frames' encoded sizes (bandwidth and sharing
-// with other nodes' transfers on shared links come from SimGrid), waiting for
-// it. The receiving node's wire actor (its mailbox's permanent receiver)
+// the next destination and puts its whole parcel into that node's wire
+// mailbox as one comm of exactly the sum of the frames' encoded sizes
+// (bandwidth and sharing with other nodes' transfers on shared links come
+// from SimGrid), waiting for it. The receiving node's wire actor (its mailbox's permanent receiver)
 // hands the parcel to its Inbox due after the route's latency (LatencyTo:
 // the platform's link latencies, applied here instead of inside SimGrid, so
 // latency overlaps across destinations while transmission is serialised like
@@ -25,8 +25,9 @@
 // With several lanes, a destination whose transfer is held back by a busy
 // receiver does not block the node's transfers to others (as with one TCP
 // connection per peer). Per-pair FIFO: at most one parcel per pair is on the
-// wire, and a pair's parcels all have the same latency. A self-send skips the network (the Inbox
-// gets it at once). Threading: SimGrid actors of one simulation only (cooperative, one at a time).
+// wire, and a pair's parcels all have the same latency. A self-send skips the
+// network (the Inbox gets it at once).
+// Threading: SimGrid actors of one simulation only (cooperative, one at a time).
 #pragma once
 
 #include <simgrid/forward.h>
