@@ -1,67 +1,77 @@
 #include "simulator/node_actors.h"
 
-#include <map>
-#include <memory>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <string>
-#include <unordered_map>
-#include <utility>
 
+#include "simulator/inbox.h"
+#include "simulator/nic.h"
+#include "simulator/parcel.h"
 #include "simulator/sim_cluster.h"
 
 namespace augur {
 
 namespace sg4 = simgrid::s4u;
 
-void DeleteEnvelope(void* envelope) { delete static_cast<Envelope*>(envelope); }
+namespace {
+
+void Charge(ComputeModel& compute, double flops) {
+  if (flops <= 0) return;
+  compute.BeforeYield();
+  sg4::this_actor::execute(flops);
+  compute.AfterYield();
+}
+
+}  // namespace
 
 void ProtocolActor(SimCluster* cluster, NodeId n) {
   sg4::Actor::self()->daemonize();
   Node& node = cluster->node(n);
-  sg4::Mailbox* mailbox = cluster->mailbox(n);
+  Inbox& inbox = cluster->inbox(n);
   ComputeModel& compute = cluster->compute_model();
-  std::unordered_map<NodeId, uint64_t> next_seq;  // per sender: the next in send order
-  std::map<std::pair<NodeId, uint64_t>, std::unique_ptr<Envelope>> early;  // arrived ahead
-  std::unique_ptr<Envelope> e;
+  const bool measured = compute.mode() == ComputeMode::kMeasured;
   for (;;) {
-    if (e == nullptr) {
-      compute.BeforeYield();
-      e.reset(mailbox->get<Envelope>());
-      compute.AfterYield();
-    }
-    if (e->timer) {
+    Parcel* p = inbox.Take(compute);
+    if (p->timer) {
       cluster->TimerFired();
-      node.OnTimer(e->timer_id);
-      e.reset();
+      node.OnTimer(p->timer_id);
+      cluster->parcels().Give(p);
       continue;
     }
-    uint64_t& expected = next_seq[e->from];
-    if (e->seq != expected) {
-      const std::pair<NodeId, uint64_t> id{e->from, e->seq};
-      early.emplace(id, std::move(e));
-      continue;
+    if (!measured) {
+      double flops = 0;
+      for (const std::vector<uint8_t>& frame : p->frames)
+        flops += compute.MessageFlops(frame.size());
+      Charge(compute, flops);
     }
-    ++expected;
-    Status s = node.OnMessage(e->from, e->frame);
-    if (!s.ok()) {
-      cluster->Abort(s.WithContext("node " + std::to_string(n) + " handling a frame from node " +
-                                   std::to_string(e->from)),
-                     std::nullopt);
-      return;
+    for (const std::vector<uint8_t>& frame : p->frames) {
+      Status s = node.OnMessage(p->from, frame);
+      if (!s.ok()) {
+        cluster->Abort(s.WithContext("node " + std::to_string(n) + " handling a frame from node " +
+                                     std::to_string(p->from)),
+                       std::nullopt);
+        return;
+      }
     }
-    const double flops = compute.MessageFlops(e->frame.size());
-    if (flops > 0) {
-      compute.BeforeYield();
-      sg4::this_actor::execute(flops);
-      compute.AfterYield();
+    if (measured) Charge(compute, compute.MessageFlops(p->bytes));
+    cluster->parcels().Give(p);
+  }
+}
+
+void NicActor(SimCluster* cluster, NodeId node) { cluster->nic(node).Run(); }
+
+void WireActor(SimCluster* cluster, NodeId n) {
+  sg4::Actor::self()->daemonize();
+  sg4::Mailbox* wire = cluster->wire(n);
+  Inbox& inbox = cluster->inbox(n);
+  for (;;) {
+    Parcel* p = nullptr;
+    try {
+      p = wire->get<Parcel>();
+    } catch (const simgrid::NetworkFailureException&) {
+      continue;  // the sender's host was turned off (--fail-node): the parcel is lost
     }
-    // The sender's next frame may already be waiting.
-    auto it = early.find({e->from, expected});
-    e.reset();
-    if (it != early.end()) {
-      e = std::move(it->second);
-      early.erase(it);
-    }
+    inbox.Push(p, sg4::Engine::get_clock() + cluster->nic(p->from).LatencyTo(n));
   }
 }
 
@@ -69,13 +79,6 @@ void WorkerActor(SimCluster* cluster, Worker* worker, const std::function<void(W
   cluster->compute_model().AfterYield();
   (*body)(*worker);
   cluster->WorkerFinished();
-}
-
-void TimerActor(SimCluster* cluster, NodeId node, double delay_seconds, uint64_t timer_id) {
-  sg4::Actor::self()->daemonize();
-  if (delay_seconds > 0) sg4::this_actor::sleep_for(delay_seconds);
-  auto* e = new Envelope{node, true, timer_id, {}};
-  cluster->mailbox(node)->put_init(e, 0)->detach(DeleteEnvelope);
 }
 
 }  // namespace augur

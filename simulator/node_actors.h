@@ -1,21 +1,22 @@
-// The actors of one simulated node, and the envelope they exchange.
+// The actors of one simulated node.
 //
-// Protocol actor: daemon; the node's single posted receive. It loops on the
-//   node's mailbox (the mailbox's permanent receiver, so transfers start when
-//   sent and contend in the network model) and calls Node::OnMessage, or
-//   Node::OnTimer for a timer envelope, one at a time; then charges the
-//   modelled handling cost. A protocol error aborts the whole simulation.
+// Protocol actor: daemon; takes the node's parcels from its Inbox in due
+//   order, one at a time: the frames of one sender, handled in send order by
+//   Node::OnMessage, or a timer expiry for Node::OnTimer. With modelled
+//   compute the parcel's handling cost (per frame: fixed + per byte) is
+//   charged before its frames are handled, so replies leave after it; with
+//   measured compute the CPU time used is charged after. A protocol error
+//   aborts the whole simulation.
+// NIC actor: daemon; Nic::Run (nic.h) sends the node's parcels.
+// Wire actor: daemon; the permanent receiver of the node's wire mailbox: takes
+//   each parcel as its transfer ends and pushes it into the node's Inbox,
+//   due after the route latency from its sender.
 // Worker actor: runs the job's body on one Worker, then reports finished.
-// Timer actor: daemon; sleeps `delay` and drops a timer envelope (0 bytes,
-//   over the host's zero-latency loopback) into the node's mailbox.
-// An envelope is owned by whoever holds its pointer: the sender until the
-// put, the mailbox until the get, then the receiving protocol actor; one left
-// in flight when the simulation ends is freed by the comm's clean function.
+// Parcels belong to the cluster's ParcelPool; the protocol actor gives each
+// one back once handled.
 #pragma once
 
-#include <cstdint>
 #include <functional>
-#include <vector>
 
 #include "core/api/worker.h"
 #include "core/base/types.h"
@@ -24,20 +25,9 @@ namespace augur {
 
 class SimCluster;
 
-struct Envelope {
-  NodeId from = 0;
-  bool timer = false;
-  uint64_t timer_id = 0;
-  std::vector<uint8_t> frame;
-  // Per (from, to) sequence number: concurrent SimGrid comms of different
-  // sizes can complete out of order, so the receiver restores send order
-  // (the Runtime contract promises per-pair FIFO).
-  uint64_t seq = 0;
-};
-void DeleteEnvelope(void* envelope);
-
 void ProtocolActor(SimCluster* cluster, NodeId node);
+void NicActor(SimCluster* cluster, NodeId node);
+void WireActor(SimCluster* cluster, NodeId node);
 void WorkerActor(SimCluster* cluster, Worker* worker, const std::function<void(Worker&)>* body);
-void TimerActor(SimCluster* cluster, NodeId node, double delay_seconds, uint64_t timer_id);
 
 }  // namespace augur

@@ -2,10 +2,13 @@
 
 #include <xbt/log.h>
 
+#include <algorithm>
 #include <simgrid/s4u.hpp>
 
 #include "core/base/check.h"
 #include "simulator/fault_injector.h"
+#include "simulator/inbox.h"
+#include "simulator/nic.h"
 #include "simulator/node_actors.h"
 #include "simulator/sim_runtime.h"
 
@@ -52,8 +55,17 @@ Status SimCluster::Init() {
   Result<Platform> p = BuildPlatform(*engine_, sim, options_.nodes, cores);
   if (!p.ok()) return p.status();
   platform_ = std::move(*p);
+  // Latency is applied per route by the Nic (nic.h), so SimGrid's flows only
+  // model transmission and sharing.
+  for (sg4::Link* link : engine_->get_all_links()) {
+    link_latency_[link] = link->get_latency();
+    link->set_latency(0);
+  }
   for (NodeId n = 0; n < options_.nodes; ++n) {
-    mailboxes_.push_back(sg4::Mailbox::by_name("node-" + std::to_string(n)));
+    inboxes_.push_back(std::make_unique<Inbox>());
+    wires_.push_back(sg4::Mailbox::by_name("wire-" + std::to_string(n)));
+    transfers_into_.push_back(0);
+    nics_.push_back(std::make_unique<Nic>(*this, n, options_.nodes));
     runtimes_.push_back(std::make_unique<SimRuntime>(*this, compute_, n, options_.nodes));
     nodes_.push_back(std::make_unique<Node>(options_.node, *runtimes_.back()));
   }
@@ -68,14 +80,27 @@ void SimCluster::Send(NodeId from, NodeId to, std::vector<uint8_t> frame) {
   const uint64_t bytes = frame.size();
   ++stats_.messages;
   stats_.bytes += bytes;
-  auto* e = new Envelope{from, false, 0, std::move(frame), send_seq_[{from, to}]++};
-  mailboxes_[to]->put_init(e, bytes)->detach(DeleteEnvelope);
+  nics_[from]->Queue(to, std::move(frame));
 }
 
 void SimCluster::StartTimer(NodeId node, double delay_seconds, uint64_t timer_id) {
-  sg4::Actor::create("timer", platform_.hosts[node], [this, node, delay_seconds, timer_id] {
-    TimerActor(this, node, delay_seconds, timer_id);
-  });
+  Parcel* p = parcels_.Take();
+  p->from = node;
+  p->timer = true;
+  p->timer_id = timer_id;
+  inboxes_[node]->Push(p, sg4::Engine::get_clock() + std::max(0.0, delay_seconds));
+}
+
+double SimCluster::RouteLatency(NodeId from, NodeId to) const {
+  std::vector<sg4::Link*> links;
+  double ignored = 0;  // SimGrid's own sum: 0, the links' latencies were taken out
+  platform_.hosts[from]->route_to(platform_.hosts[to], links, &ignored);
+  double latency = 0;
+  for (const sg4::Link* link : links) {
+    auto it = link_latency_.find(link);
+    if (it != link_latency_.end()) latency += it->second;
+  }
+  return latency;
 }
 
 void SimCluster::Abort(Status error, std::optional<NodeFailure> failure) {
@@ -89,9 +114,13 @@ void SimCluster::Abort(Status error, std::optional<NodeFailure> failure) {
 Status SimCluster::Run(const std::function<void(Worker&)>& body) {
   for (NodeId n = 0; n < num_nodes(); ++n) {
     sg4::Host* host = platform_.hosts[n];
-    sg4::ActorPtr protocol = sg4::Actor::create("protocol-" + std::to_string(n), host,
-                                                [this, n] { ProtocolActor(this, n); });
-    mailboxes_[n]->set_receiver(protocol);
+    sg4::Actor::create("protocol-" + std::to_string(n), host,
+                       [this, n] { ProtocolActor(this, n); });
+    for (uint32_t lane = 0; lane < options_.sim.nic_lanes; ++lane)
+      sg4::Actor::create("nic-" + std::to_string(n) + "-" + std::to_string(lane), host,
+                         [this, n] { NicActor(this, n); });
+    wires_[n]->set_receiver(
+        sg4::Actor::create("wire-" + std::to_string(n), host, [this, n] { WireActor(this, n); }));
     for (WorkerId w = 0; w < nodes_[n]->num_workers(); ++w) {
       Worker* worker = &nodes_[n]->worker(w);
       sg4::Actor::create("worker-" + std::to_string(n) + "-" + std::to_string(w), host,
@@ -107,6 +136,9 @@ Status SimCluster::Run(const std::function<void(Worker&)>& body) {
   }
   engine_->run();
   stats_.simulated_seconds = sg4::Engine::get_clock();
+  for (const auto& nic : nics_) {
+    stats_.comms += nic->transfers();
+  }
   if (!first_error_.ok()) return first_error_;
   if (stats_.failure.has_value()) return Status::Ok();
   uint32_t total_workers = 0;

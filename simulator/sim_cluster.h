@@ -1,37 +1,46 @@
 // SimCluster: N nodes of the real core inside one SimGrid simulation.
 //
 // Owns the SimGrid engine (one per process: SimGrid 3.32 cannot run two
-// engines in one process), the platform, one SimRuntime and one Node per
-// node. Run() places on each node's host one protocol actor (the one posted
-// receive of the node's mailbox, calling Node::OnMessage/OnTimer) and one
-// actor per worker, then runs the simulation until every worker returned,
-// a protocol error occurred or an injected node failure ended the run.
-// Network model: CM02 without cross-traffic (LV08, SimGrid's default,
-// multiplies small-message latency ~13x; CM02 gives textbook
-// latency + size/bandwidth). Not thread-safe: Create, Run() once, inspect.
+// engines in one process), the platform, one SimRuntime, Nic, Inbox and Node
+// per node, and the pool of parcels. Run() places on each node's host one
+// protocol actor (takes parcels from the node's Inbox, calling
+// Node::OnMessage/OnTimer), one NIC actor (sends the node's frames, merged
+// per destination: nic.h), one wire actor (receives them) and one actor per
+// worker, then runs the simulation
+// until every worker returned, a protocol error occurred or an injected node
+// failure ended the run.
+// Network model: CM02 without cross-traffic for bandwidth and sharing (LV08,
+// SimGrid's default, multiplies small-message latency ~13x; CM02 gives
+// textbook size/bandwidth). Link latencies are taken out of SimGrid's links
+// when the platform is built and applied per route by the Nic (RouteLatency).
+// Not thread-safe: Create, Run() once, inspect.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/base/status.h"
 #include "core/protocol/node.h"
 #include "simulator/compute_model.h"
+#include "simulator/parcel.h"
 #include "simulator/platform_builder.h"
 #include "simulator/sim_options.h"
 
 namespace simgrid::s4u {
+class Link;
 class Mailbox;
 }  // namespace simgrid::s4u
 
 namespace augur {
 
 class SimRuntime;
+class Nic;
+class Inbox;
 
 struct SimClusterOptions {
   uint32_t nodes = 1;
@@ -42,6 +51,7 @@ struct SimClusterOptions {
 struct SimRunStats {
   uint64_t messages = 0;         // frames sent through the simulated network
   uint64_t bytes = 0;            // their encoded bytes
+  uint64_t comms = 0;            // SimGrid comms that carried them (parcels: the Nic merges)
   uint64_t timers = 0;           // timers fired
   double simulated_seconds = 0;  // simulated clock when the run ended
   uint32_t workers_finished = 0;
@@ -74,7 +84,16 @@ class SimCluster {
   // --- used by the runtime and the actors (from actor context) ---
   void Send(NodeId from, NodeId to, std::vector<uint8_t> frame);
   void StartTimer(NodeId node, double delay_seconds, uint64_t timer_id);
-  simgrid::s4u::Mailbox* mailbox(NodeId n) { return mailboxes_[n]; }
+  Nic& nic(NodeId n) { return *nics_[n]; }
+  Inbox& inbox(NodeId n) { return *inboxes_[n]; }
+  simgrid::s4u::Mailbox* wire(NodeId n) { return wires_[n]; }
+  // Transfers currently entering node n (for the NICs' choice of destination).
+  uint32_t TransfersInto(NodeId n) const { return transfers_into_[n]; }
+  void TransferStarted(NodeId to) { ++transfers_into_[to]; }
+  void TransferEnded(NodeId to) { --transfers_into_[to]; }
+  // Sum of the platform's latencies on the route from -> to (seconds).
+  double RouteLatency(NodeId from, NodeId to) const;
+  ParcelPool& parcels() { return parcels_; }
   ComputeModel& compute_model() { return compute_; }
   void WorkerFinished() { ++stats_.workers_finished; }
   void TimerFired() { ++stats_.timers; }
@@ -90,8 +109,12 @@ class SimCluster {
   std::unique_ptr<simgrid::s4u::Engine> engine_;  // destroyed last (declared first)
   ComputeModel compute_;
   Platform platform_;
-  std::vector<simgrid::s4u::Mailbox*> mailboxes_;
-  std::map<std::pair<NodeId, NodeId>, uint64_t> send_seq_;  // per (from, to): next sequence number
+  std::unordered_map<const simgrid::s4u::Link*, double> link_latency_;  // as built
+  ParcelPool parcels_;  // before the nics: they hold parcels
+  std::vector<std::unique_ptr<Nic>> nics_;
+  std::vector<std::unique_ptr<Inbox>> inboxes_;
+  std::vector<simgrid::s4u::Mailbox*> wires_;  // per node: where NICs put its parcels
+  std::vector<uint32_t> transfers_into_;       // per node
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::function<void(double)> progress_hook_;

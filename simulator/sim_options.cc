@@ -108,6 +108,7 @@ Status SimOptions::Validate(uint32_t nodes) const {
   }
   if (network_model != "CM02" && network_model != "LV08")
     return Status::Error("--network-model '" + network_model + "' is unknown (expected CM02|LV08)");
+  if (nic_lanes < 1 || nic_lanes > 1024) return Status::Error("--nic-lanes must be in [1, 1024]");
   if (context_factory != "raw" && context_factory != "thread" && context_factory != "ucontext")
     return Status::Error("--context-factory '" + context_factory +
                          "' is unknown (expected raw|thread|ucontext)");
@@ -126,6 +127,7 @@ nlohmann::json SimOptions::ToJson() const {
       {"network_model", network_model},
       {"network_crosstraffic", false},
       {"context_factory", context_factory},
+      {"nic_lanes", nic_lanes},
       {"trace_file", trace_file},
   };
   if (fail_node.has_value())

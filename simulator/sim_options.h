@@ -61,6 +61,7 @@ struct SimOptions {
   std::string trace_file;  // empty: no trace
   std::string network_model = "CM02";
   std::string context_factory = "raw";  // raw | thread (use thread under sanitizers)
+  uint32_t nic_lanes = 1;               // concurrent transfers per node (nic.h); 1 = a serial NIC
   bool progress = true;                 // progress line on stderr for long runs
 
   // REQUIRES: nodes > 0. Error names the flag.

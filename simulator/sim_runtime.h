@@ -1,12 +1,12 @@
 // SimRuntime: the core's Runtime for one node of a SimGrid simulation.
 //
 // Owned by SimCluster (one per node); the Node holds a reference to it.
-// - Send: the frame becomes a detached mailbox put of exactly frame.size()
-//   bytes to the destination node's mailbox (SimCluster::Send).
+// - Send: the frame is queued on the node's Nic, which carries it to the
+//   destination in a parcel of exactly its frames' bytes (nic.h).
 // - Now: the simulated clock. Compute: executes the modelled flops on the
 //   node's host (ComputeModel).
-// - SetTimer: a short-lived timer actor wakes the node's protocol actor, so
-//   OnTimer runs in the protocol context like OnMessage.
+// - SetTimer: a timer parcel due at now + delay goes into the node's Inbox,
+//   so OnTimer runs in the protocol context like OnMessage.
 // - Mutex: a checked no-op. SimGrid actors are cooperative and the core's
 //   critical sections never call the runtime, so the lock is never contended;
 //   a re-entry aborts with context (it would be a core bug).

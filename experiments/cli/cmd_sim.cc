@@ -48,11 +48,16 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "run ends there with exit code 1");
   app.add_option("--trace", o->trace_file, "Write SimGrid's Paje trace of the run to FILE");
   app.add_option("--network-model", o->network_model,
-                 "SimGrid network model: CM02 (latency + size/bandwidth) | LV08 (SimGrid's "
-                 "default; ~13x latency)")
+                 "SimGrid network model for bandwidth sharing: CM02 (size/bandwidth) | LV08 "
+                 "(SimGrid's default; TCP-like bandwidth factor). Link latency is added per route "
+                 "by the simulated NIC in both cases (LV08's ~13x latency factor is not applied)")
       ->capture_default_str();
   app.add_option("--context-factory", o->context_factory,
                  "SimGrid actor contexts: raw (fastest) | thread (use under sanitizers)")
+      ->capture_default_str();
+  app.add_option("--nic-lanes", o->nic_lanes,
+                 "Concurrent transfers per node's NIC (frames to one destination are merged and "
+                 "sent one parcel at a time; 1 = a strictly serial NIC)")
       ->capture_default_str();
   app.add_flag("--no-progress", t->no_progress, "No progress line on stderr");
 }

@@ -104,6 +104,7 @@ Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job&
   const SimRunStats& st = c.stats();
   r.extra["simulated_messages"] = st.messages;
   r.extra["simulated_bytes"] = st.bytes;
+  r.extra["simulated_comms"] = st.comms;
   r.extra["simulated_timers"] = st.timers;
   r.extra["simulated_end_seconds"] = st.simulated_seconds;
   r.extra["sim_messages_per_wall_second"] =

@@ -1,0 +1,80 @@
+// Nic: one node's network interface: merges the node's frames per
+// destination into parcels and puts one parcel at a time on the wire.
+//
+// Why (measured with perf, see README "Performance"): with one SimGrid comm
+// per frame, the classic policy keeps thousands of comms in flight at 64 nodes;
+// each starts and ends an LMM flow and every such event re-solves the whole
+// connected set of flows (all of them in an all-to-all), so the cost per
+// message grew with the number in flight. Here at most one flow per node is
+// in the LMM at a time, and frames that wait behind it leave together.
+//
+// Model: Queue() (any actor of the node, via Runtime::Send) appends the frame
+// to the destination's pending parcel; a destination with a pending parcel and
+// nothing on the wire is in a FIFO (round robin across destinations). Each of
+// the node's `lanes` NIC actors (--nic-lanes; 1 = a strictly serial NIC) takes
+// the next destination and puts its whole parcel into that node's wire
+// mailbox as one comm of exactly the sum of the frames' encoded sizes
+// (bandwidth and sharing with other nodes' transfers on shared links come
+// from SimGrid), waiting for it. The receiving node's wire actor (its mailbox's permanent receiver)
+// hands the parcel to its Inbox due after the route's latency (LatencyTo:
+// the platform's link latencies, applied here instead of inside SimGrid, so
+// latency overlaps across destinations while transmission is serialised like
+// a real NIC's). A lane prefers the oldest ready destination that no other
+// node is currently transferring into (PickReady), so a receiver shared by
+// several senders does not hold the NIC back while it could serve another.
+// With several lanes, a destination whose transfer is held back by a busy
+// receiver does not block the node's transfers to others (as with one TCP
+// connection per peer). Per-pair FIFO: at most one parcel per pair is on the
+// wire, and a pair's parcels all have the same latency. A self-send skips the
+// network (the Inbox gets it at once).
+// Threading: SimGrid actors of one simulation only (cooperative, one at a time).
+#pragma once
+
+#include <simgrid/forward.h>
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "core/base/types.h"
+
+namespace augur {
+
+class SimCluster;
+struct Parcel;
+
+class Nic {
+ public:
+  Nic(SimCluster& cluster, NodeId self, uint32_t nodes);
+  Nic(const Nic&) = delete;
+  Nic& operator=(const Nic&) = delete;
+
+  // Queues one encoded frame for `to`. Never blocks.
+  void Queue(NodeId to, std::vector<uint8_t> frame);
+  // The body of one NIC lane actor (a daemon on the node's host); returns only when killed.
+  void Run();
+
+  // Route latency from this node to `to` (seconds; looked up once per pair).
+  double LatencyTo(NodeId to);
+  uint64_t transfers() const { return transfers_; }
+
+ private:
+  struct Channel {
+    Parcel* pending = nullptr;  // frames queued, not yet on the wire
+    bool on_wire = false;       // a parcel to this destination is being transferred
+    double latency = -1;        // route latency to this destination; -1: not looked up yet
+  };
+
+  SimCluster& cluster_;
+  const NodeId self_;
+  std::vector<Channel> channels_;  // by destination
+  std::deque<NodeId> ready_;       // pending and not on the wire, in the order they became so
+  simgrid::s4u::SemaphorePtr wake_;
+  uint32_t parked_ = 0;                      // lanes waiting for work
+  static constexpr size_t kPickWindow = 64;  // ready destinations PickReady looks at
+  void MakeReady(NodeId to);
+  NodeId PickReady();
+  uint64_t transfers_ = 0;
+};
+
+}  // namespace augur
