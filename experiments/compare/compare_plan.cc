@@ -120,6 +120,7 @@ Result<std::vector<uint32_t>> ParseNodeList(const std::string& text) {
     if (std::find(nodes.begin(), nodes.end(), v) == nodes.end())
       nodes.push_back(static_cast<uint32_t>(v));
   }
+  if (nodes.empty()) return Status::Error("--nodes: no node count given");
   std::sort(nodes.begin(), nodes.end());
   return nodes;
 }
@@ -133,6 +134,7 @@ Result<std::vector<std::string>> ParsePolicyList(const std::string& text) {
     if (std::find(policies.begin(), policies.end(), item) == policies.end())
       policies.push_back(item);
   }
+  if (policies.empty()) return Status::Error("--policies: no policy given");
   return policies;
 }
 

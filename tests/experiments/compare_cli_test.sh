@@ -15,13 +15,13 @@ case_name=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
-tiny=(--workload mf --epochs 2 --mf-rows 600 --mf-cols 200 --mf-nnz 8000 --workers 2)
+tiny=(--workload mf --mf-rows 600 --mf-cols 200 --mf-nnz 8000 --workers 2)
 rows() { /usr/bin/python3 -c "import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))" "$1"; }
 col() { /usr/bin/python3 -c "import csv,sys; print(';'.join(r[sys.argv[2]] for r in csv.DictReader(open(sys.argv[1]))))" "$1" "$2"; }
 
 case "$case_name" in
 sim)
-  "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" \
+  "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" --epochs 2 \
     --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "compare exited non-zero"; }
   grep -q '\[compare\] 5/5 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
   [[ $(rows "$work/c/results.csv") == 5 ]] || fail "results.csv does not have 5 rows"
@@ -44,7 +44,7 @@ sim)
 baseline)
   "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
     --mf-nnz 8000 --out "$work/s" > /dev/null
-  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" \
+  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
     --baseline "$work/s/result.json" --no-plots --out "$work/c" > /dev/null 2> "$work/err" ||
     { cat "$work/err"; fail "compare with --baseline exited non-zero"; }
   [[ $(rows "$work/c/results.csv") == 2 ]] || fail "expected baseline + 1 run"
@@ -70,7 +70,7 @@ kge)
   ;;
 failure)
   set +e
-  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --platform nosuch.xml \
+  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 2 --platform nosuch.xml \
     --no-plots --out "$work/c" > "$work/out" 2> "$work/err"
   code=$?
   set -e
