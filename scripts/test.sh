@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
 #   1. release build in build/: the whole ctest suite (unit, scenario, backend and script tests);
+#      then the notebooks, executed headless on a small `augur compare` (scripts/notebooks.sh);
 #   2. ASan+UBSan build in build-asan/: the unit and scenario tests again;
 #   3. formatting check against .clang-format.
 # Warnings are errors in the release build; the sanitizer build only adds checks at run time.
@@ -17,6 +18,8 @@ log "release build (build/)"
 build build -DCMAKE_BUILD_TYPE=Release
 log "test suite"
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
+log "notebooks (scripts/notebooks.sh: a small compare, then nbconvert --execute of each)"
+scripts/notebooks.sh build
 
 log "sanitizer build (build-asan/, address+undefined)"
 AUGUR_TARGETS=augur_tests build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -46,6 +46,7 @@ int Main(int argc, char** argv) {
   add(AddBenchNetCommand(root));
   add(AddSimCommand(root));
   add(AddCalibrateCommand(root));
+  add(AddCompareCommand(root));
   try {
     root.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

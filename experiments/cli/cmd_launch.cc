@@ -67,6 +67,7 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   RunConfig config;
   TcpFlagText tcp;
   AddRunFlags(app, &config);
+  AddWorkloadFlags(app, &config);
   AddTcpFlags(app, &tcp);
   try {
     std::vector<std::string> reversed(flags.rbegin(), flags.rend());

@@ -19,6 +19,7 @@ CommandFn AddRunCommand(CLI::App& root) {
       "from --rank/--nodes, or from srun (SLURM_PROCID/SLURM_NTASKS) or mpirun "
       "(OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE). Writes OUT/rank-R/result.json");
   AddRunFlags(*app, config.get());
+  AddWorkloadFlags(*app, config.get());
   AddTcpFlags(*app, tcp_text.get());
   return [config, text, tcp_text, app]() -> int {
     config->backend = "tcp";

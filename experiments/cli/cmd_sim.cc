@@ -119,6 +119,7 @@ CommandFn AddSimCommand(CLI::App& root) {
       "Run N nodes x T workers of the real core in a SimGrid simulation of a cluster "
       "(simulated network and clock; epoch times are simulated seconds)");
   AddRunFlags(*app, config.get());
+  AddWorkloadFlags(*app, config.get());
   AddSimFlags(*app, sim.get(), text.get());
   return [config, sim, text, app]() -> int {
     config->backend = "sim";

@@ -23,6 +23,8 @@ CommandFn AddSimCommand(CLI::App& root);
 CommandFn AddCalibrateCommand(CLI::App& root);
 CommandFn AddDataCommand(CLI::App& root);
 CommandFn AddSingleCommand(CLI::App& root);
+// Policy comparisons: a matrix of runs, results.csv, report.md, plots.
+CommandFn AddCompareCommand(CLI::App& root);
 
 // Prints "augur: error: MESSAGE" as one line on stderr; returns 2.
 int UsageError(const std::string& message);

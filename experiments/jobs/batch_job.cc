@@ -1,6 +1,10 @@
 #include "experiments/jobs/batch_job.h"
 
 #include <algorithm>
+#include <unordered_map>
+
+#include "core/base/check.h"
+#include "experiments/jobs/management_options.h"
 
 namespace augur {
 
@@ -18,6 +22,26 @@ void BatchJob::Partition(const ItemKeys& items) {
                      {"node_locality", AccessLocality(items, node_of, config_.nodes)}};
   stats_.assign(parts, std::vector<BatchStats>(config_.epochs));
   node_metrics_.assign(config_.nodes, std::nullopt);
+  FindHotKeys(static_cast<uint32_t>(part.size()));
+}
+
+void BatchJob::FindHotKeys(uint32_t num_items) {
+  std::unordered_map<Key, uint64_t> count;
+  std::vector<Key> keys;
+  for (uint32_t i = 0; i < num_items; ++i) {
+    keys.clear();
+    IntentKeys(std::span<const uint32_t>(&i, 1), 0, &keys);
+    for (Key k : keys) ++count[k];
+  }
+  std::vector<std::pair<uint64_t, Key>> order;
+  order.reserve(count.size());
+  for (const auto& [k, n] : count) order.emplace_back(n, k);
+  // Most accessed first; ties by key so the set is deterministic.
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const size_t hot = std::max<size_t>(1, order.size() / 1000);  // 0.1%, as the zipf workload
+  for (size_t i = 0; i < std::min(hot, order.size()); ++i) hot_keys_.push_back(order[i].second);
 }
 
 NodeOptions BatchJob::MakeNodeOptions() const {
@@ -26,6 +50,8 @@ NodeOptions BatchJob::MakeNodeOptions() const {
   o.layout = Layout();
   o.optimizer = Optimizer();
   o.init = [this](Key key, std::span<float> value) { InitRow(key, value); };
+  const Status s = ConfigureManagement(config_, hot_keys_, &o);
+  AUGUR_CHECK(s.ok(), "%s", s.message().c_str());  // the config was validated
   return o;
 }
 

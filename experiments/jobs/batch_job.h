@@ -1,6 +1,9 @@
 // BatchJob: the common skeleton of the real-workload jobs (kge, wv, mf) on
 // the parameter server; subclasses supply the model through a few hooks.
 //
+// Parameter management: the configured policy (--policy, --sync-period,
+// ...; jobs/management_options.h), with the items' most accessed keys as the
+// workload's hot set.
 // Training data is split over all global workers (node * workers + worker)
 // by --partition random|graph (partition/graph_partitioner.h). Each worker
 // walks its items in mini-batches, one clock per batch: it signals intent
@@ -63,9 +66,13 @@ class BatchJob : public Job {
  private:
   uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
   void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const;
+  // The 0.1% most accessed keys of the training items (by IntentKeys), most
+  // accessed first: the hot set nups replicates (--replicate limits it).
+  void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
   nlohmann::json partition_info_;
+  std::vector<Key> hot_keys_;
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]

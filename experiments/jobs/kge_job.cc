@@ -24,8 +24,9 @@ void KgeJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
 BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                               Rng& rng, BatchRows& rows) const {
   const uint32_t negatives = task_->options().negatives;
-  thread_local std::vector<uint32_t> negs;
-  negs.resize(items.size() * negatives);
+  // Not thread_local: simulated workers share one OS thread and rows.Pull()
+  // yields to the others, which would overwrite it before it is used.
+  std::vector<uint32_t> negs(items.size() * negatives);
   rows.Clear();
   for (size_t i = 0; i < items.size(); ++i) {
     const Triple& t = task_->data().train[items[i]];

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -20,12 +21,30 @@
 
 namespace augur {
 
+// CPU time the calling thread has used, in seconds.
+inline double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 // Runs body(thread) on `threads` threads (the caller's thread is thread 0).
-inline void RunThreads(uint32_t threads, const std::function<void(uint32_t)>& body) {
+// Returns the CPU seconds the threads spent in body, summed: unlike wall time,
+// it does not grow when other processes compete for the cores.
+inline double RunThreads(uint32_t threads, const std::function<void(uint32_t)>& body) {
+  std::vector<double> cpu(threads, 0.0);
+  auto timed = [&](uint32_t t) {
+    const double start = ThreadCpuSeconds();
+    body(t);
+    cpu[t] = ThreadCpuSeconds() - start;
+  };
   std::vector<std::thread> pool;
-  for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(body, t);
-  body(0);
+  for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(timed, t);
+  timed(0);
   for (std::thread& th : pool) th.join();
+  double total = 0;
+  for (double c : cpu) total += c;
+  return total;
 }
 
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {

@@ -34,10 +34,11 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   RunResult result;
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
+  nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> loss(threads, 0.0);
     const auto start = std::chrono::steady_clock::now();
-    RunThreads(threads, [&](uint32_t t) {
+    const double cpu = RunThreads(threads, [&](uint32_t t) {
       Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
       ExampleGrads grads(row, task.options().negatives + 3);
       std::vector<uint32_t> negs(task.options().negatives);
@@ -57,11 +58,13 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
       loss[t] = sum;
     });
     result.epoch_seconds.push_back(SecondsSince(start));
+    cpu_seconds.push_back(cpu);
     double total = 0;
     for (double l : loss) total += l;
     losses.push_back(total / static_cast<double>(data.train.size()));
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.extra["epoch_cpu_seconds"] = cpu_seconds;
   result.samples = uint64_t{config.epochs} * data.train.size();
   result.extra["train_loss_per_epoch"] = losses;
   result.extra["quality"] = task.Evaluate(values.data(), &values[size_t{entities} * row], threads);

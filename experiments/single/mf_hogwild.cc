@@ -26,10 +26,12 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   RunResult result;
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
+  nlohmann::json mse = nlohmann::json::array();          // as the PS job's train_loss_per_epoch
+  nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> se(threads, 0.0);
     const auto start = std::chrono::steady_clock::now();
-    RunThreads(threads, [&](uint32_t t) {
+    const double cpu = RunThreads(threads, [&](uint32_t t) {
       double sum = 0;
       for (uint32_t i : mine[t]) {
         const Rating& x = data.train[i];
@@ -38,13 +40,17 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
       se[t] = sum;
     });
     result.epoch_seconds.push_back(SecondsSince(start));
+    cpu_seconds.push_back(cpu);
     double total = 0;
     for (double s : se) total += s;
-    losses.push_back(std::sqrt(total / static_cast<double>(data.train.size())));
+    mse.push_back(total / static_cast<double>(data.train.size()));
+    losses.push_back(std::sqrt(mse.back().get<double>()));
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.extra["epoch_cpu_seconds"] = cpu_seconds;
   result.samples = uint64_t{config.epochs} * data.train.size();
   result.extra["train_rmse_per_epoch"] = losses;
+  result.extra["train_loss_per_epoch"] = mse;
   result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
   result.wall_seconds = SecondsSince(wall_start);
   return result;

@@ -24,11 +24,12 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
   RunResult result;
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
+  nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> loss(threads, 0.0);
     std::vector<uint64_t> terms(threads, 0);
     const auto start = std::chrono::steady_clock::now();
-    RunThreads(threads, [&](uint32_t t) {
+    const double cpu = RunThreads(threads, [&](uint32_t t) {
       Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
       for (uint32_t s : mine[t]) {
         loss[t] += task.TrainSentence(
@@ -37,6 +38,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
       }
     });
     result.epoch_seconds.push_back(SecondsSince(start));
+    cpu_seconds.push_back(cpu);
     double l = 0, n = 0;
     for (uint32_t t = 0; t < threads; ++t) {
       l += loss[t];
@@ -45,6 +47,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
     losses.push_back(n > 0 ? l / n : 0.0);
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
+  result.extra["epoch_cpu_seconds"] = cpu_seconds;
   result.samples = uint64_t{config.epochs} * task.train_tokens();
   result.extra["train_loss_per_epoch"] = losses;
   result.extra["quality"] = task.Evaluate(in.data(), out.data());

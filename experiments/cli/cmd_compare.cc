@@ -1,0 +1,237 @@
+// `augur compare`: runs the single-node baseline and a policy x nodes matrix
+// as child processes of this binary, then writes results.csv, report.md and
+// the plots (experiments/compare/).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "experiments/cli/command.h"
+#include "experiments/cli/run_flags.h"
+#include "experiments/compare/child_run.h"
+#include "experiments/compare/compare_plan.h"
+#include "experiments/compare/report_writer.h"
+#include "experiments/compare/results_csv.h"
+
+#ifndef AUGUR_SOURCE_DIR
+#define AUGUR_SOURCE_DIR "."
+#endif
+
+namespace augur {
+
+namespace {
+
+struct CompareFlags {
+  CompareOptions options;
+  std::string policies = "classic,replicate-all,relocate,nups,adaptive";
+  std::string nodes = "1,2,4,8";
+  std::string plot_script = std::string(AUGUR_SOURCE_DIR) + "/experiments/compare/plot_compare.py";
+  std::string python = "/usr/bin/python3";
+  std::string baseline;  // reuse this result.json of `augur single` instead of running it
+  bool no_plots = false;
+};
+
+// The extras `augur single` understands (workload and run flags), in order.
+std::vector<std::string> SingleSubset(const std::vector<std::string>& extras) {
+  auto ignored = std::make_unique<RunConfig>();
+  CLI::App app("single");
+  AddRunFlags(app, ignored.get());
+  AddWorkloadFlags(app, ignored.get());
+  app.allow_extras();
+  try {
+    app.parse(std::vector<std::string>(extras.rbegin(), extras.rend()));
+  } catch (const CLI::ParseError&) {
+    return {};  // a bad value: the matrix run reports it
+  }
+  const std::vector<std::string> unknown = app.remaining();
+  std::vector<std::string> subset;
+  size_t u = 0;
+  for (const std::string& e : extras) {
+    if (u < unknown.size() && e == unknown[u]) {
+      ++u;
+    } else {
+      subset.push_back(e);
+    }
+  }
+  return subset;
+}
+
+bool Has(const std::vector<std::string>& flags, const std::string& flag) {
+  for (const std::string& f : flags)
+    if (f == flag || f.rfind(flag + "=", 0) == 0) return true;
+  return false;
+}
+
+std::string CommandLine(const CompareFlags& f) {
+  const CompareOptions& o = f.options;
+  std::string s = "augur compare --backend " + o.backend + " --workload " + o.workload;
+  if (!o.data_dir.empty()) s += " --data " + o.data_dir;
+  s += " --policies " + f.policies + " --nodes " + f.nodes + " --epochs " +
+       std::to_string(o.epochs) + " --workers " + std::to_string(o.workers) + " --seed " +
+       std::to_string(o.seed) + " --out " + o.out_dir;
+  if (o.single_threads > 0) s += " --threads " + std::to_string(o.single_threads);
+  for (const std::string& e : o.matrix_flags) s += " " + e;
+  return s;
+}
+
+// Runs one planned run; on failure returns an error quoting the end of its log.
+Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total) {
+  std::error_code ec;
+  std::filesystem::create_directories(run.out_dir, ec);
+  if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
+  std::fprintf(stderr, "[compare] %zu/%zu %s ...", index, total, run.name.c_str());
+  std::fflush(stderr);
+  const std::string log = run.out_dir + "/log.txt";
+  Result<ChildOutcome> out = RunChild(run.args, log);
+  if (!out.ok()) return out.status();
+  if (out->exit_code != 0) {
+    std::fprintf(stderr, " failed\n");
+    return Status::Error("run " + run.name + " failed (exit code " +
+                         std::to_string(out->exit_code) + "); the end of " + log + ":\n" +
+                         TailOfFile(log, 6));
+  }
+  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+  const std::string path = run.out_dir + "/result.json";
+  std::ifstream in(path);
+  CompareRecord r;
+  try {
+    r.result = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error("run " + run.name + " wrote no readable " + path + ": " + e.what());
+  }
+  r.name = run.name;
+  r.policy = run.policy.empty() ? "single" : run.policy;
+  r.nodes = run.nodes;
+  r.baseline = run.policy.empty();
+  return r;
+}
+
+// A result.json of an earlier `augur single` run, checked to match.
+Result<CompareRecord> ReadBaseline(const std::string& path, const CompareOptions& o) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("--baseline " + path + ": cannot read it");
+  CompareRecord r;
+  try {
+    r.result = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error("--baseline " + path + ": not JSON (" + e.what() + ")");
+  }
+  if (r.result.value("backend", std::string()) != "single" ||
+      r.result.value("workload", std::string()) != o.workload ||
+      r.result.value("epochs", 0u) != o.epochs)
+    return Status::Error("--baseline " + path + " is not an `augur single` run of " + o.workload +
+                         " for " + std::to_string(o.epochs) + " epochs");
+  r.name = "single";
+  r.policy = "single";
+  r.baseline = true;
+  std::fprintf(stderr, "[compare] baseline: %s\n", path.c_str());
+  return r;
+}
+
+Status Plot(const CompareFlags& f, ReportContext* context) {
+  const std::string& out = f.options.out_dir;
+  const std::vector<std::string> args = {f.python, f.plot_script, out + "/results.csv", out};
+  std::string cmd;
+  for (const std::string& a : args) cmd += "'" + a + "' ";
+  cmd += "> '" + out + "/plot.log' 2>&1";
+  std::fprintf(stderr, "[compare] plotting (%s)\n", f.plot_script.c_str());
+  if (std::system(cmd.c_str()) != 0)
+    return Status::Error("plotting failed: " + f.python + " " + f.plot_script + "; the end of " +
+                         out + "/plot.log:\n" + TailOfFile(out + "/plot.log", 6));
+  for (const char* png : {"speedup.png", "quality_time.png"})
+    if (std::filesystem::exists(out + "/" + png)) context->plots.push_back(png);
+  return Status::Ok();
+}
+
+int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
+  CompareOptions& o = f.options;
+  Result<std::vector<std::string>> policies = ParsePolicyList(f.policies);
+  if (!policies.ok()) return UsageError(policies.status().message());
+  Result<std::vector<uint32_t>> nodes = ParseNodeList(f.nodes);
+  if (!nodes.ok()) return UsageError(nodes.status().message());
+  o.policies = *policies;
+  o.nodes = *nodes;
+  o.matrix_flags = extras;
+  o.single_flags = SingleSubset(extras);
+  o.user_compute_per_sample = Has(extras, "--compute-per-sample");
+  if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
+  const auto start = std::chrono::steady_clock::now();
+  const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<PlannedRun> first = PlanMatrix(o);
+  const size_t total = first.size() + 1;
+  std::fprintf(stderr, "[compare] %s on %s: %zu runs (baseline + %zu policies x %zu node counts)\n",
+               o.workload.c_str(), o.backend.c_str(), total, o.policies.size(), o.nodes.size());
+  std::vector<CompareRecord> records;
+  Result<CompareRecord> base =
+      f.baseline.empty() ? Execute(PlanSingle(o, cores), 1, total) : ReadBaseline(f.baseline, o);
+  if (!base.ok()) return RunError(base.status().message());
+  records.push_back(*base);
+  if (o.backend != "tcp" && !o.user_compute_per_sample) {
+    o.compute_per_sample = BaselineSecondsPerSample(base->result, cores);
+    std::fprintf(stderr, "[compare] modelled compute per sample: %.3g us (from the baseline)\n",
+                 1e6 * *o.compute_per_sample);
+  }
+  const std::vector<PlannedRun> matrix = PlanMatrix(o);
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    Result<CompareRecord> r = Execute(matrix[i], i + 2, total);
+    if (!r.ok()) return RunError(r.status().message());
+    records.push_back(*r);
+  }
+  DeriveFigures(o.workload, cores, &records);
+  if (Status s = WriteResultsCsv(o.out_dir + "/results.csv", records); !s.ok())
+    return RunError(s.message());
+  ReportContext context{o, CommandLine(f), cores, 0, {}, ""};
+  Status plotted = Status::Ok();
+  if (f.no_plots) {
+    context.plot_note = "--no-plots was given";
+  } else {
+    plotted = Plot(f, &context);
+    if (!plotted.ok()) context.plot_note = plotted.message();
+  }
+  context.compare_wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (Status s = WriteReport(o.out_dir + "/report.md", context, records); !s.ok())
+    return RunError(s.message());
+  std::printf("compare: %zu runs in %.0f s\n  results: %s/results.csv\n  report:  %s/report.md\n",
+              records.size(), context.compare_wall_seconds, o.out_dir.c_str(), o.out_dir.c_str());
+  if (!plotted.ok()) return RunError(plotted.message());
+  return 0;
+}
+
+}  // namespace
+
+CommandFn AddCompareCommand(CLI::App& root) {
+  auto f = std::make_shared<CompareFlags>();
+  CLI::App* app = root.add_subcommand(
+      "compare",
+      "Run the single-node baseline and every policy x node count of a workload (each run a "
+      "child process), then write OUT/results.csv, OUT/report.md and PNG plots. Other flags "
+      "(e.g. --platform, --compute, --dim, --negatives) are passed to every run; those `augur "
+      "single` takes go to the baseline too");
+  CompareOptions& o = f->options;
+  app->add_option("--backend", o.backend, "sim | tcp (local processes) | loopback")
+      ->capture_default_str();
+  app->add_option("--workload", o.workload, "kge | wv | mf")->capture_default_str();
+  app->add_option("--data", o.data_dir, "Prepared data set (default: the data cache)");
+  app->add_option("--policies", f->policies, "Comma-separated policies")->capture_default_str();
+  app->add_option("--nodes", f->nodes, "Comma-separated node counts")->capture_default_str();
+  app->add_option("--epochs", o.epochs, "Epochs of every run")->capture_default_str();
+  app->add_option("--workers", o.workers, "Workers per node")->capture_default_str();
+  app->add_option("--threads", o.single_threads, "Baseline threads (default: min(workers, cores))");
+  app->add_option("--seed", o.seed, "Seed of every run")->capture_default_str();
+  app->add_option("--out", o.out_dir, "Output directory")->required();
+  app->add_option("--plot-script", f->plot_script, "Plotting script")->capture_default_str();
+  app->add_option("--python", f->python, "Python with matplotlib")->capture_default_str();
+  app->add_option("--baseline", f->baseline,
+                  "Reuse this result.json of an `augur single` run (same workload and epochs) "
+                  "instead of running the baseline");
+  app->add_flag("--no-plots", f->no_plots, "Do not draw the PNG plots");
+  app->allow_extras();
+  return [f, app]() -> int { return Compare(*f, app->remaining()); };
+}
+
+}  // namespace augur

@@ -1,0 +1,141 @@
+#include "experiments/compare/compare_plan.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace augur {
+
+namespace {
+
+const char* kPolicies[] = {"classic", "replicate-all", "relocate", "nups", "adaptive"};
+// Flags compare sets on every run itself.
+const char* kReserved[] = {"--workload", "--policy",  "--nodes",   "--epochs", "--out",
+                           "--data",     "--workers", "--threads", "--seed",   "--local"};
+
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  return items;
+}
+
+std::string FormatSeconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", s);
+  return buf;
+}
+
+void AddCommon(const CompareOptions& o, std::vector<std::string>* a) {
+  for (const std::string& s :
+       {std::string("--workload"), o.workload, std::string("--epochs"), std::to_string(o.epochs),
+        std::string("--seed"), std::to_string(o.seed)})
+    a->push_back(s);
+  if (!o.data_dir.empty()) {
+    a->push_back("--data");
+    a->push_back(o.data_dir);
+  }
+}
+
+}  // namespace
+
+Status CompareOptions::Validate() const {
+  if (backend != "sim" && backend != "tcp" && backend != "loopback")
+    return Status::Error("--backend '" + backend + "' is unknown (expected sim|tcp|loopback)");
+  if (workload != "kge" && workload != "wv" && workload != "mf")
+    return Status::Error("--workload '" + workload +
+                         "' cannot be compared (expected kge|wv|mf: they have a baseline)");
+  if (policies.empty()) return Status::Error("--policies is empty");
+  if (nodes.empty()) return Status::Error("--nodes is empty");
+  if (epochs == 0) return Status::Error("--epochs must be at least 1");
+  if (workers == 0) return Status::Error("--workers must be at least 1");
+  if (out_dir.empty()) return Status::Error("--out DIR is required");
+  for (const std::vector<std::string>* flags : {&matrix_flags, &single_flags}) {
+    for (const std::string& f : *flags) {
+      for (const char* r : kReserved) {
+        if (f == r || f.rfind(std::string(r) + "=", 0) == 0)
+          return Status::Error(std::string(r) + " is set by compare; give it to compare itself");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores) {
+  if (o.single_threads > 0) return o.single_threads;
+  return std::max<uint32_t>(1, std::min(o.workers, std::max<uint32_t>(1, hardware_cores)));
+}
+
+PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores) {
+  PlannedRun r;
+  r.name = "single";
+  r.out_dir = o.out_dir + "/runs/single";
+  r.args = {"single", "--threads", std::to_string(SingleThreads(o, hardware_cores))};
+  AddCommon(o, &r.args);
+  r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
+  r.args.push_back("--out");
+  r.args.push_back(r.out_dir);
+  return r;
+}
+
+std::vector<PlannedRun> PlanMatrix(const CompareOptions& o) {
+  std::vector<PlannedRun> runs;
+  for (const std::string& policy : o.policies) {
+    for (uint32_t n : o.nodes) {
+      PlannedRun r;
+      r.policy = policy;
+      r.nodes = n;
+      r.name = o.backend + "-" + policy + "-n" + std::to_string(n);
+      r.out_dir = o.out_dir + "/runs/" + r.name;
+      std::vector<std::string> flags = {"--policy", policy, "--workers", std::to_string(o.workers)};
+      AddCommon(o, &flags);
+      if (o.compute_per_sample.has_value() && !o.user_compute_per_sample) {
+        flags.push_back("--compute-per-sample");
+        flags.push_back(FormatSeconds(*o.compute_per_sample));
+      }
+      flags.insert(flags.end(), o.matrix_flags.begin(), o.matrix_flags.end());
+      flags.push_back("--out");
+      flags.push_back(r.out_dir);
+      if (o.backend == "tcp") {
+        r.args = {"launch", "--local", std::to_string(n), "--"};
+      } else {
+        r.args = {o.backend, "--nodes", std::to_string(n)};
+        if (o.backend == "sim") r.args.push_back("--no-progress");
+      }
+      r.args.insert(r.args.end(), flags.begin(), flags.end());
+      runs.push_back(std::move(r));
+    }
+  }
+  return runs;
+}
+
+Result<std::vector<uint32_t>> ParseNodeList(const std::string& text) {
+  std::vector<uint32_t> nodes;
+  for (const std::string& item : SplitCommas(text)) {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v == 0 || v > 4096)
+      return Status::Error("--nodes: '" + item + "' is not a node count in 1..4096");
+    if (std::find(nodes.begin(), nodes.end(), v) == nodes.end())
+      nodes.push_back(static_cast<uint32_t>(v));
+  }
+  if (nodes.empty()) return Status::Error("--nodes: no node count given");
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+Result<std::vector<std::string>> ParsePolicyList(const std::string& text) {
+  std::vector<std::string> policies;
+  for (const std::string& item : SplitCommas(text)) {
+    if (std::find(std::begin(kPolicies), std::end(kPolicies), item) == std::end(kPolicies))
+      return Status::Error("--policies: '" + item +
+                           "' is unknown (expected classic|replicate-all|relocate|nups|adaptive)");
+    if (std::find(policies.begin(), policies.end(), item) == policies.end())
+      policies.push_back(item);
+  }
+  if (policies.empty()) return Status::Error("--policies: no policy given");
+  return policies;
+}
+
+}  // namespace augur

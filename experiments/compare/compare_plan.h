@@ -1,0 +1,61 @@
+// ComparePlan: the runs of one `augur compare` (the single-node baseline plus
+// the policy x nodes matrix) as argument lists of augur subcommands.
+//
+// Each run is a child process of the same binary writing OUT/runs/NAME/result.json.
+// Pass-through flags go to every matrix run; those `augur single` also
+// understands (workload and run flags) go to the baseline too. Pure data and
+// functions; no I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+
+namespace augur {
+
+struct CompareOptions {
+  std::string backend = "sim";  // sim | tcp | loopback
+  std::string workload = "kge";
+  std::string data_dir;  // empty: each run uses the data cache
+  std::vector<std::string> policies;
+  std::vector<uint32_t> nodes;
+  uint32_t epochs = 1;
+  uint32_t workers = 4;         // per node
+  uint32_t single_threads = 0;  // 0: min(workers, hardware cores)
+  uint64_t seed = 1;
+  std::string out_dir;
+  std::vector<std::string> matrix_flags;  // pass-through to every matrix run
+  std::vector<std::string> single_flags;  // the subset `augur single` takes
+  // Modelled compute seconds per sample for the matrix runs; set from the
+  // baseline (CalibratedComputePerSample) unless the user gave one.
+  std::optional<double> compute_per_sample;
+  bool user_compute_per_sample = false;
+
+  // Checks names, lists and reserved flags. Error names the flag.
+  Status Validate() const;
+};
+
+struct PlannedRun {
+  std::string name;    // "single", "sim-adaptive-n8", ...
+  std::string policy;  // empty for the baseline
+  uint32_t nodes = 1;
+  std::string out_dir;            // OUT/runs/NAME
+  std::vector<std::string> args;  // after the binary: subcommand and flags
+};
+
+// The baseline run (`augur single`).
+PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores);
+// The matrix, in policy-major order. REQUIRES: o validated.
+std::vector<PlannedRun> PlanMatrix(const CompareOptions& o);
+
+// Threads the baseline uses: single_threads, else min(workers, hardware cores).
+uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores);
+
+// Parses "1,2,4,8" / "classic,adaptive". Error names the flag and the item.
+Result<std::vector<uint32_t>> ParseNodeList(const std::string& text);
+Result<std::vector<std::string>> ParsePolicyList(const std::string& text);
+
+}  // namespace augur

@@ -1,0 +1,100 @@
+#include "experiments/compare/compare_record.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace augur {
+
+QualityMetric HeadlineQuality(const std::string& workload) {
+  if (workload == "wv") return {"quality.heldout_loss", false};
+  if (workload == "mf") return {"quality.test_rmse", false};
+  return {"quality.test_mrr", true};
+}
+
+double MeanOf(const nlohmann::json& array) {
+  if (!array.is_array() || array.empty()) return 0;
+  double sum = 0;
+  for (const auto& v : array) sum += v.is_number() ? v.get<double>() : 0.0;
+  return sum / static_cast<double>(array.size());
+}
+
+std::optional<double> NumberAt(const nlohmann::json& j, const std::string& dotted) {
+  const nlohmann::json* at = &j;
+  std::stringstream parts(dotted);
+  for (std::string part; std::getline(parts, part, '.');) {
+    if (!at->is_object() || !at->contains(part)) return std::nullopt;
+    at = &(*at)[part];
+  }
+  if (!at->is_number()) return std::nullopt;
+  return at->get<double>();
+}
+
+namespace {
+
+double SamplesPerEpoch(const nlohmann::json& r) {
+  const double epochs = std::max(1.0, r.value("epochs", 1.0));
+  return r.value("samples", 0.0) / epochs;
+}
+
+}  // namespace
+
+double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_cores) {
+  const double per_epoch = SamplesPerEpoch(single);
+  if (per_epoch <= 0) return 0;
+  const double cpu = MeanOf(single.value("epoch_cpu_seconds", nlohmann::json::array()));
+  if (cpu > 0) return cpu / per_epoch;
+  const double threads = single.value("workers_per_node", 1.0);
+  const double cores = std::max(1.0, std::min(threads, static_cast<double>(hardware_cores)));
+  return MeanOf(single.value("epoch_seconds", nlohmann::json::array())) * cores / per_epoch;
+}
+
+void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
+                   std::vector<CompareRecord>* records) {
+  if (records->empty()) return;
+  const QualityMetric q = HeadlineQuality(workload);
+  const CompareRecord& base = records->front();
+  const double base_cores = std::max(1.0, std::min(base.result.value("workers_per_node", 1.0),
+                                                   static_cast<double>(hardware_cores)));
+  const double per_core_per_sample = BaselineSecondsPerSample(base.result, hardware_cores);
+  const std::optional<double> base_quality = NumberAt(base.result, q.name);
+  std::map<std::string, double> one_node_epoch;  // policy -> 1-node epoch time
+  for (const CompareRecord& r : *records) {
+    if (r.nodes == 1 && !r.baseline)
+      one_node_epoch[r.policy] = MeanOf(r.result.value("epoch_seconds", nlohmann::json::array()));
+  }
+  for (CompareRecord& r : *records) {
+    nlohmann::json& d = r.derived;
+    const double epoch = MeanOf(r.result.value("epoch_seconds", nlohmann::json::array()));
+    const double workers =
+        r.baseline ? base_cores : std::max(1.0, r.result.value("workers_per_node", 1.0));
+    const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / workers;
+    d["epoch_seconds_mean"] = epoch;
+    d["reference_epoch_seconds"] = reference;
+    d["speedup_over_single"] = epoch > 0 ? reference / epoch : 0.0;
+    const auto one = one_node_epoch.find(r.policy);
+    d["speedup_over_one_node"] = (one != one_node_epoch.end() && epoch > 0)
+                                     ? nlohmann::json(one->second / epoch)
+                                     : nlohmann::json();
+    d["quality_name"] = q.name;
+    const std::optional<double> quality = NumberAt(r.result, q.name);
+    d["quality"] = quality.has_value() ? nlohmann::json(*quality) : nlohmann::json();
+    d["quality_ratio_to_single"] =
+        (quality.has_value() && base_quality.has_value() && *base_quality != 0)
+            ? nlohmann::json(*quality / *base_quality)
+            : nlohmann::json();
+    const nlohmann::json& losses = r.result.value("train_loss_per_epoch", nlohmann::json());
+    d["train_loss_final"] = losses.is_array() && !losses.empty() ? losses.back() : nlohmann::json();
+    const nlohmann::json& per_node = r.result.value("bytes_sent_per_node", nlohmann::json());
+    d["bytes_sent_per_node_mean"] = MeanOf(per_node);
+    d["bytes_sent_per_node_max"] =
+        per_node.is_array() && !per_node.empty()
+            ? *std::max_element(per_node.begin(), per_node.end(),
+                                [](const auto& a, const auto& b) {
+                                  return a.template get<double>() < b.template get<double>();
+                                })
+            : nlohmann::json(0.0);
+  }
+}
+
+}  // namespace augur

@@ -1,0 +1,59 @@
+// CompareRecord: one finished run of a comparison (its result.json) plus the
+// figures compare derives from it against the single-node baseline.
+//
+// Derived figures (DeriveFigures):
+//   epoch_seconds_mean     mean of result.epoch_seconds
+//   speedup_over_single    reference epoch / epoch_seconds_mean, where the
+//                          reference is the baseline's measured time per sample
+//                          per core (BaselineSecondsPerSample) times the run's
+//                          samples per epoch, spread over the run's workers per
+//                          node: a single node with as many cores as one cluster
+//                          node, scaled linearly from the measured baseline
+//                          (linear scaling favours the baseline)
+//   speedup_over_one_node  the same policy's 1-node epoch time / this one's
+//   quality, quality_name  the workload's headline held-out metric
+//   quality_ratio_to_single  quality / the baseline's quality
+//   train_loss_final       the last epoch's training loss
+// Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace augur {
+
+struct CompareRecord {
+  std::string name;    // "single", "sim-adaptive-n8"
+  std::string policy;  // "single" for the baseline
+  uint32_t nodes = 1;
+  bool baseline = false;
+  nlohmann::json result;                              // the run's result.json
+  nlohmann::json derived = nlohmann::json::object();  // figures listed above
+};
+
+struct QualityMetric {
+  std::string name;  // flattened result key, e.g. "quality.test_mrr"
+  bool higher_is_better = true;
+};
+
+// kge: test MRR; wv: held-out loss; mf: test RMSE.
+QualityMetric HeadlineQuality(const std::string& workload);
+
+// The baseline's time per sample on one core: its CPU seconds per epoch
+// (summed over threads, epoch_cpu_seconds) per sample when recorded, else
+// its wall time per epoch x min(threads, cores) per sample.
+double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_cores);
+
+// Fills every record's `derived`. records[0] must be the baseline.
+void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
+                   std::vector<CompareRecord>* records);
+
+// Mean of a JSON array of numbers (0 if empty or missing).
+double MeanOf(const nlohmann::json& array);
+// The number at dotted path "a.b.c" in j, if there is one.
+std::optional<double> NumberAt(const nlohmann::json& j, const std::string& dotted);
+
+}  // namespace augur

@@ -1,0 +1,262 @@
+#include "experiments/compare/report_writer.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+namespace augur {
+
+namespace {
+
+using CellFn = std::function<std::string(const CompareRecord&)>;
+
+std::string Fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+std::string Num(const nlohmann::json& j, const char* format) {
+  return j.is_number() ? Fmt(format, j.get<double>()) : std::string("–");
+}
+
+const CompareRecord* Find(const std::vector<CompareRecord>& records, const std::string& policy,
+                          uint32_t nodes) {
+  for (const CompareRecord& r : records)
+    if (!r.baseline && r.policy == policy && r.nodes == nodes) return &r;
+  return nullptr;
+}
+
+// One table: a row per policy, a column per node count, and the baseline's
+// figure in its own row when with_baseline.
+void Table(std::ostream& out, const std::string& title, const std::string& note,
+           const ReportContext& c, const std::vector<CompareRecord>& records, const CellFn& cell,
+           bool with_baseline) {
+  out << "### " << title << "\n\n";
+  if (!note.empty()) out << note << "\n\n";
+  out << "| policy |";
+  for (uint32_t n : c.options.nodes) out << " " << n << (n == 1 ? " node" : " nodes") << " |";
+  out << "\n|---|";
+  for (size_t i = 0; i < c.options.nodes.size(); ++i) out << "---:|";
+  out << "\n";
+  if (with_baseline) {
+    out << "| single-node baseline (" << records.front().result.value("workers_per_node", 0)
+        << " threads) | " << cell(records.front()) << " |";
+    for (size_t i = 1; i < c.options.nodes.size(); ++i) out << " |";
+    out << "\n";
+  }
+  for (const std::string& p : c.options.policies) {
+    out << "| " << p << " |";
+    for (uint32_t n : c.options.nodes) {
+      const CompareRecord* r = Find(records, p, n);
+      out << " " << (r == nullptr ? std::string("–") : cell(*r)) << " |";
+    }
+    out << "\n";
+  }
+  out << "\n";
+}
+
+std::string Utc() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  return buf;
+}
+
+std::string Joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+
+// The goal's setting: 8 nodes x 4 workers, ethernet-10g, hybrid compute, simulator.
+std::string SettingGaps(const ReportContext& c, const CompareRecord& r) {
+  std::vector<std::string> gaps;
+  const nlohmann::json& cfg = r.result.value("config", nlohmann::json::object());
+  if (c.options.backend != "sim") gaps.push_back("backend is " + c.options.backend + ", not sim");
+  if (r.nodes != 8) gaps.push_back(std::to_string(r.nodes) + " nodes, not 8");
+  if (r.result.value("workers_per_node", 0) != 4)
+    gaps.push_back(std::to_string(r.result.value("workers_per_node", 0)) +
+                   " workers per node, not 4");
+  if (c.options.backend == "sim") {
+    const nlohmann::json& sim = cfg.value("sim", nlohmann::json::object());
+    if (sim.value("preset", std::string()) != "ethernet-10g")
+      gaps.push_back("links are not the ethernet-10g preset");
+    if (sim.value("compute", std::string()) != "hybrid")
+      gaps.push_back("compute mode is " + sim.value("compute", std::string("?")) + ", not hybrid");
+  }
+  if (gaps.empty()) return "the goal's setting";
+  std::string s = "differs from the goal's setting: ";
+  for (size_t i = 0; i < gaps.size(); ++i) s += (i ? "; " : "") + gaps[i];
+  return s;
+}
+
+void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareRecord>& records) {
+  const std::string& w = c.options.workload;
+  const double goal = w == "wv" ? 4.0 : 6.0;
+  const QualityMetric q = HeadlineQuality(w);
+  out << "## Distance from the goals (issue 6, item 7)\n\n"
+      << "Goal: in the simulator (8 nodes x 4 workers, ethernet-10g, hybrid compute), `adaptive` "
+      << "reaches >= " << Fmt("%.0f", goal) << "x over the single-node baseline for " << w
+      << ", with quality after equal epochs within 2% of the baseline; `classic` shows the "
+      << "inefficiency the papers report.\n\n";
+  uint32_t largest = c.options.nodes.back();
+  for (uint32_t n : c.options.nodes)
+    if (n == 8) largest = 8;
+  const CompareRecord* adaptive = Find(records, "adaptive", largest);
+  if (adaptive == nullptr) {
+    out << "- adaptive was not part of this comparison: no verdict.\n";
+  } else {
+    const nlohmann::json& d = adaptive->derived;
+    const double s = d.value("speedup_over_single", 0.0);
+    out << "- adaptive, " << largest << " nodes (" << SettingGaps(c, *adaptive) << "): speed-up "
+        << Fmt("%.2f", s) << "x, goal " << Fmt("%.0f", goal) << "x: "
+        << (s >= goal ? std::string("met")
+                      : "missed by " + Fmt("%.2f", goal - s) + "x (" +
+                            Fmt("%.0f", 100 * (goal - s) / goal) + "% short)")
+        << ".\n";
+    if (d["quality_ratio_to_single"].is_number()) {
+      const double ratio = d["quality_ratio_to_single"].get<double>();
+      const double gap = q.higher_is_better ? 1.0 - ratio : ratio - 1.0;  // > 0: worse
+      out << "- adaptive quality (" << q.name << "): " << Num(d["quality"], "%.4g")
+          << " vs baseline " << Num(records.front().derived["quality"], "%.4g") << ", "
+          << (gap <= 0 ? std::string("no worse than the baseline")
+                       : Fmt("%.1f", 100 * gap) + "% worse")
+          << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed") << ".\n";
+    } else {
+      out << "- adaptive quality: not measured.\n";
+    }
+  }
+  const CompareRecord* classic = Find(records, "classic", largest);
+  if (classic != nullptr && adaptive != nullptr) {
+    out << "- classic at " << largest
+        << " nodes: " << Fmt("%.2f", classic->derived.value("speedup_over_single", 0.0)) << "x, "
+        << Fmt("%.1f", classic->derived.value("bytes_sent_per_node_mean", 0.0) / 1e6)
+        << " MB sent per node and "
+        << Fmt("%.1f", 100 * classic->result.value("local_access_ratio", 0.0))
+        << "% local accesses, against adaptive's "
+        << Fmt("%.1f", adaptive->derived.value("bytes_sent_per_node_mean", 0.0) / 1e6) << " MB and "
+        << Fmt("%.1f", 100 * adaptive->result.value("local_access_ratio", 0.0)) << "%.\n";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareRecord>& records) {
+  std::ostringstream out;
+  const CompareOptions& o = c.options;
+  const QualityMetric q = HeadlineQuality(o.workload);
+  const CompareRecord& base = records.front();
+  out << "# Augur policy comparison: " << o.workload << " on " << o.backend << "\n\n";
+  out << "Written by `augur compare` on " << Utc() << ".\n\n";
+  Goals(out, c, records);
+  out << "## Results\n\n";
+  Table(
+      out, "Epoch time (s)",
+      o.backend == "sim" ? "Simulated seconds per epoch (mean over epochs); the baseline's is "
+                           "wall time on this machine."
+                         : "Seconds per epoch (mean over epochs).",
+      c, records,
+      [](const CompareRecord& r) { return Num(r.derived["epoch_seconds_mean"], "%.4g"); }, true);
+  Table(
+      out, "Speed-up over the single-node baseline",
+      "Reference: one node with as many cores as a cluster node has workers, each core at "
+      "the baseline's measured time per sample (" +
+          Fmt("%.3g", 1e6 * BaselineSecondsPerSample(base.result, c.hardware_cores)) + " us; " +
+          (base.result.contains("epoch_cpu_seconds")
+               ? std::string("CPU time of its threads, so other load on the machine does not "
+                             "inflate it")
+               : std::string("wall time x threads")) +
+          "; " + std::to_string(base.result.value("workers_per_node", 0)) + " threads on " +
+          std::to_string(c.hardware_cores) +
+          " cores), scaled linearly. In parentheses: over the same policy on 1 node.",
+      c, records,
+      [](const CompareRecord& r) {
+        std::string s = Num(r.derived["speedup_over_single"], "%.2f");
+        if (r.derived["speedup_over_one_node"].is_number())
+          s += " (" + Num(r.derived["speedup_over_one_node"], "%.2f") + ")";
+        return s;
+      },
+      false);
+  Table(
+      out,
+      "Quality reached (" + q.name + (q.higher_is_better ? ", higher" : ", lower") + " is better)",
+      "After " + std::to_string(o.epochs) +
+          " epochs; in parentheses the ratio to the baseline's; then the last epoch's "
+          "training loss.",
+      c, records,
+      [](const CompareRecord& r) {
+        std::string s = Num(r.derived["quality"], "%.4g");
+        if (!r.baseline && r.derived["quality_ratio_to_single"].is_number())
+          s += " (" + Num(r.derived["quality_ratio_to_single"], "%.3f") + ")";
+        return s + "; loss " + Num(r.derived["train_loss_final"], "%.4g");
+      },
+      true);
+  Table(
+      out, "Bytes sent per node (MB)", "Mean over nodes; maximum in parentheses.", c, records,
+      [](const CompareRecord& r) {
+        return Fmt("%.2f", r.derived.value("bytes_sent_per_node_mean", 0.0) / 1e6) + " (" +
+               Fmt("%.2f", r.derived.value("bytes_sent_per_node_max", 0.0) / 1e6) + ")";
+      },
+      false);
+  Table(
+      out, "Local-access share", "", c, records,
+      [](const CompareRecord& r) {
+        return Fmt("%.1f%%", 100 * r.result.value("local_access_ratio", 0.0));
+      },
+      false);
+  Table(
+      out, "Relocations / replica syncs", "", c, records,
+      [](const CompareRecord& r) {
+        return std::to_string(r.result.value("relocations", uint64_t{0})) + " / " +
+               std::to_string(r.result.value("replica_syncs", uint64_t{0}));
+      },
+      false);
+  if (!c.plots.empty()) {
+    out << "## Plots\n\n";
+    for (const std::string& p : c.plots) out << "![" << p << "](" << p << ")\n\n";
+  } else if (!c.plot_note.empty()) {
+    out << "## Plots\n\nNot drawn: " << c.plot_note << "\n\n";
+  }
+  out << "## Configuration and provenance\n\n"
+      << "- command: `" << c.command_line << "`\n"
+      << "- backend " << o.backend << ", workload " << o.workload << ", data "
+      << (o.data_dir.empty() ? std::string("the data cache") : o.data_dir) << ", " << o.epochs
+      << " epochs, " << o.workers << " workers per node, seed " << o.seed << "\n"
+      << "- baseline: `augur single`, " << base.result.value("workers_per_node", 0)
+      << " Hogwild threads\n";
+  if (o.compute_per_sample.has_value())
+    out << "- modelled compute per sample in the cluster runs: "
+        << Fmt("%.3g", 1e6 * *o.compute_per_sample) << " us"
+        << (o.user_compute_per_sample ? " (given)"
+                                      : " (calibrated: the baseline's measured time per sample "
+                                        "per core)")
+        << "\n";
+  out << "- pass-through flags: `" << (o.matrix_flags.empty() ? "none" : Joined(o.matrix_flags))
+      << "`\n"
+      << "- git commit " << base.result.value("git_commit", std::string("?")) << ", machine "
+      << base.result.value("machine", std::string("?")) << "\n"
+      << "- compare took " << Fmt("%.0f", c.compare_wall_seconds) << " s of wall time\n"
+      << "- every run's result.json and log: `runs/NAME/`; all fields flattened: `results.csv`\n\n";
+  out << "| run | wall time (s) | epochs | samples |\n|---|---:|---:|---:|\n";
+  for (const CompareRecord& r : records)
+    out << "| " << r.name << " | " << Num(r.result["wall_seconds"], "%.1f") << " | "
+        << r.result.value("epochs", 0) << " | " << r.result.value("samples", uint64_t{0}) << " |\n";
+  return out.str();
+}
+
+Status WriteReport(const std::string& path, const ReportContext& context,
+                   const std::vector<CompareRecord>& records) {
+  std::ofstream out(path);
+  if (!out) return Status::Error("cannot write " + path + ": " + std::strerror(errno));
+  out << ReportMarkdown(context, records);
+  if (!out) return Status::Error("error writing " + path);
+  return Status::Ok();
+}
+
+}  // namespace augur

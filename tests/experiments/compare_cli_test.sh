@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# `augur compare` end to end at tiny scale (issue 6). Usage: compare_cli_test.sh AUGUR CASE
+#   sim      mf, 2 policies x nodes 1,2 in the simulator: results.csv has one row per run
+#            (baseline first) with speed-ups, report.md has its tables, both PNGs are drawn
+#   baseline a second compare reusing the first one's baseline (--baseline) on loopback
+#   kge      kge on WordNet cut to 5000 training triples, classic and adaptive at 2 nodes x 4
+#            workers in the simulator: runs to the end with a test MRR in results.csv
+#            (regression: negatives kept in a thread_local were overwritten by other simulated
+#            workers, which share one OS thread, aborting with "was not pulled in this batch")
+#   failure  a run that fails (an unknown sim platform) fails compare, naming the run and
+#            quoting its error; bad usage is exit code 2 with one line
+set -euo pipefail
+augur=$1
+case_name=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+tiny=(--workload mf --mf-rows 600 --mf-cols 200 --mf-nnz 8000 --workers 2)
+rows() { /usr/bin/python3 -c "import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))" "$1"; }
+col() { /usr/bin/python3 -c "import csv,sys; print(';'.join(r[sys.argv[2]] for r in csv.DictReader(open(sys.argv[1]))))" "$1" "$2"; }
+
+case "$case_name" in
+sim)
+  "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" --epochs 2 \
+    --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "compare exited non-zero"; }
+  grep -q '\[compare\] 5/5 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
+  [[ $(rows "$work/c/results.csv") == 5 ]] || fail "results.csv does not have 5 rows"
+  [[ $(col "$work/c/results.csv" policy) == "single;classic;classic;adaptive;adaptive" ]] ||
+    fail "rows are not baseline then policy-major: $(col "$work/c/results.csv" policy)"
+  [[ $(col "$work/c/results.csv" nodes) == "1;1;2;1;2" ]] || fail "node counts wrong"
+  for s in $(col "$work/c/results.csv" speedup_over_single | tr ';' ' '); do
+    /usr/bin/python3 -c "import sys; assert float(sys.argv[1]) > 0" "$s" || fail "speed-up '$s' not positive"
+  done
+  [[ -n $(col "$work/c/results.csv" quality.test_rmse | tr -d ';') ]] || fail "no test_rmse column"
+  for t in "Epoch time" "Speed-up over the single-node baseline" "Quality reached" \
+    "Bytes sent per node" "Local-access share" "Relocations / replica syncs" \
+    "Distance from the goals" "Configuration and provenance"; do
+    grep -q "$t" "$work/c/report.md" || fail "report.md lacks '$t'"
+  done
+  for p in speedup.png quality_time.png; do
+    [[ $(head -c 4 "$work/c/$p" | tail -c 3) == PNG ]] || fail "$p is not a PNG"
+  done
+  ;;
+baseline)
+  "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
+    --mf-nnz 8000 --out "$work/s" > /dev/null
+  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
+    --baseline "$work/s/result.json" --no-plots --out "$work/c" > /dev/null 2> "$work/err" ||
+    { cat "$work/err"; fail "compare with --baseline exited non-zero"; }
+  [[ $(rows "$work/c/results.csv") == 2 ]] || fail "expected baseline + 1 run"
+  [[ ! -d "$work/c/runs/single" ]] || fail "the baseline was run again"
+  set +e
+  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 3 \
+    --baseline "$work/s/result.json" --out "$work/d" > /dev/null 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 1 ]] || fail "a baseline of other epochs was accepted (exit $code)"
+  grep -q "is not an \`augur single\` run of mf for 3 epochs" "$work/err" || { cat "$work/err"; fail "unclear message"; }
+  ;;
+kge)
+  "$augur" data wordnet --out "$work/wn" > /dev/null
+  head -5001 "$work/wn/train.tsv" > "$work/train" && mv "$work/train" "$work/wn/train.tsv"
+  "$augur" compare --backend sim --workload kge --data "$work/wn" --policies classic,adaptive \
+    --nodes 2 --workers 4 --epochs 1 --eval-triples 20 --dim 8 --no-plots --out "$work/c" \
+    > /dev/null 2> "$work/err" || { cat "$work/err"; fail "kge compare exited non-zero"; }
+  [[ $(rows "$work/c/results.csv") == 3 ]] || fail "expected baseline + 2 runs"
+  for m in $(col "$work/c/results.csv" quality.test_mrr | tr ';' ' '); do
+    /usr/bin/python3 -c "import sys; assert 0 < float(sys.argv[1]) <= 1" "$m" || fail "MRR '$m' out of (0, 1]"
+  done
+  ;;
+failure)
+  set +e
+  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 2 --platform nosuch.xml \
+    --no-plots --out "$work/c" > "$work/out" 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 1 ]] || { cat "$work/err"; fail "a failing run gave exit code $code, not 1"; }
+  grep -q "run sim-adaptive-n2 failed (exit code" "$work/err" || { cat "$work/err"; fail "the run is not named"; }
+  grep -q "nosuch.xml" "$work/err" || { cat "$work/err"; fail "the run's own error is not quoted"; }
+  set +e
+  "$augur" compare --backend sim --policies adaptive,lapse --nodes 2 --out "$work/d" 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 2 ]] || fail "bad usage gave exit code $code, not 2"
+  [[ $(wc -l < "$work/err") == 1 ]] || { cat "$work/err"; fail "bad usage is not one line"; }
+  grep -q "'lapse'" "$work/err" || fail "the bad policy is not named"
+  ;;
+*)
+  fail "unknown case"
+  ;;
+esac
+echo "ok ($case_name)"

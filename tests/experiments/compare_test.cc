@@ -1,0 +1,170 @@
+// augur compare's pure parts: the run plan, the derived figures and the CSV
+// (flattening, quoting, stable columns). Unit label.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "experiments/compare/compare_plan.h"
+#include "experiments/compare/compare_record.h"
+#include "experiments/compare/report_writer.h"
+#include "experiments/compare/results_csv.h"
+
+namespace augur {
+namespace {
+
+CompareOptions Options() {
+  CompareOptions o;
+  o.backend = "sim";
+  o.workload = "kge";
+  o.policies = {"classic", "adaptive"};
+  o.nodes = {1, 8};
+  o.epochs = 2;
+  o.workers = 4;
+  o.out_dir = "/tmp/cmp";
+  return o;
+}
+
+bool Contains(const std::vector<std::string>& v, const std::vector<std::string>& seq) {
+  return std::search(v.begin(), v.end(), seq.begin(), seq.end()) != v.end();
+}
+
+TEST_CASE("lists parse, deduplicate and name the bad item", "[compare]") {
+  Result<std::vector<uint32_t>> nodes = ParseNodeList("8,1,2,8");
+  REQUIRE(nodes.ok());
+  CHECK(*nodes == std::vector<uint32_t>{1, 2, 8});
+  Result<std::vector<uint32_t>> bad = ParseNodeList("1,x");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("'x'") != std::string::npos);
+  CHECK_FALSE(ParseNodeList("0").ok());
+  CHECK_FALSE(ParseNodeList("").ok());
+  Result<std::vector<std::string>> p = ParsePolicyList("nups,adaptive,nups");
+  REQUIRE(p.ok());
+  CHECK(*p == std::vector<std::string>{"nups", "adaptive"});
+  Result<std::vector<std::string>> q = ParsePolicyList("adaptive,lapse");
+  REQUIRE_FALSE(q.ok());
+  CHECK(q.status().message().find("'lapse'") != std::string::npos);
+}
+
+TEST_CASE("validation rejects flags compare sets itself", "[compare]") {
+  CompareOptions o = Options();
+  CHECK(o.Validate().ok());
+  o.matrix_flags = {"--dim", "8", "--policy", "nups"};
+  Status s = o.Validate();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message().find("--policy") != std::string::npos);
+  o = Options();
+  o.matrix_flags = {"--out=/x"};
+  CHECK_FALSE(o.Validate().ok());
+  o = Options();
+  o.backend = "mpi";
+  CHECK_FALSE(o.Validate().ok());
+  o = Options();
+  o.workload = "zipf";
+  CHECK_FALSE(o.Validate().ok());
+}
+
+TEST_CASE("the plan runs every policy at every node count, with pass-through flags", "[compare]") {
+  CompareOptions o = Options();
+  o.matrix_flags = {"--platform", "star", "--dim", "8"};
+  o.single_flags = {"--dim", "8"};
+  o.compute_per_sample = 3e-6;
+  const std::vector<PlannedRun> runs = PlanMatrix(o);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].name == "sim-classic-n1");
+  CHECK(runs[3].name == "sim-adaptive-n8");
+  CHECK(runs[3].out_dir == "/tmp/cmp/runs/sim-adaptive-n8");
+  CHECK(runs[3].args[0] == "sim");
+  CHECK(Contains(runs[3].args, {"--nodes", "8"}));
+  CHECK(Contains(runs[3].args, {"--policy", "adaptive"}));
+  CHECK(Contains(runs[3].args, {"--platform", "star", "--dim", "8"}));
+  CHECK(Contains(runs[3].args, {"--compute-per-sample", "3e-06"}));
+  const PlannedRun single = PlanSingle(o, 2);
+  CHECK(single.args[0] == "single");
+  CHECK(Contains(single.args, {"--threads", "2"}));  // min(workers 4, 2 cores)
+  CHECK(Contains(single.args, {"--dim", "8"}));
+  CHECK_FALSE(Contains(single.args, {"--platform"}));
+  o.backend = "tcp";
+  o.user_compute_per_sample = true;  // given by the user: passed through, not added
+  const std::vector<PlannedRun> tcp = PlanMatrix(o);
+  CHECK(Contains(tcp[1].args, {"launch", "--local", "8", "--"}));
+  CHECK_FALSE(Contains(tcp[1].args, {"--compute-per-sample"}));
+}
+
+CompareRecord Record(const std::string& policy, uint32_t nodes, double epoch, double mrr) {
+  CompareRecord r;
+  r.name = policy + std::to_string(nodes);
+  r.policy = policy;
+  r.nodes = nodes;
+  r.baseline = policy == "single";
+  r.result = {{"epoch_seconds", {epoch, epoch}},
+              {"epochs", 2},
+              {"samples", 2000},
+              {"workers_per_node", policy == "single" ? 2 : 4},
+              {"bytes_sent_per_node", {100, 300}},
+              {"quality", {{"test_mrr", mrr}}}};
+  return r;
+}
+
+TEST_CASE("derived figures: speed-up over a per-core baseline and over one node", "[compare]") {
+  // Baseline: 2 threads on 2 cores, 10 s per epoch of 1000 samples -> 20 ms per sample
+  // per core; one 4-worker node's reference epoch is 1000 * 0.02 / 4 = 5 s.
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 1, 6.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[0].derived["speedup_over_single"].get<double>() == Approx(1.0));
+  CHECK(records[1].derived["reference_epoch_seconds"].get<double>() == Approx(5.0));
+  CHECK(records[1].derived["speedup_over_single"].get<double>() == Approx(5.0 / 6.0));
+  CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(5.0));
+  CHECK(records[2].derived["speedup_over_one_node"].get<double>() == Approx(6.0));
+  CHECK(records[2].derived["quality_ratio_to_single"].get<double>() == Approx(0.98));
+  CHECK(records[2].derived["bytes_sent_per_node_mean"].get<double>() == Approx(200));
+  CHECK(records[2].derived["bytes_sent_per_node_max"].get<double>() == Approx(300));
+  CHECK(records[0].derived["speedup_over_one_node"].is_null());
+  // With the baseline's CPU time recorded (30 s per epoch over its threads), that is the
+  // cost per sample: 30 ms, so a 4-worker node's reference epoch is 7.5 s.
+  records[0].result["epoch_cpu_seconds"] = {30.0, 30.0};
+  CHECK(BaselineSecondsPerSample(records[0].result, 2) == Approx(0.03));
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(7.5));
+  records[0].result.erase("epoch_cpu_seconds");
+  DeriveFigures("kge", 2, &records);
+
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, ""};
+  context.options.policies = {"adaptive"};
+  const std::string md = ReportMarkdown(context, records);
+  CHECK(md.find("| adaptive | 0.83 (1.00) | 5.00 (6.00) |") != std::string::npos);
+  CHECK(md.find("missed by 1.00x") != std::string::npos);  // goal 6x, reached 5x
+  CHECK(md.find("2.0% worse; goal within 2%: met") != std::string::npos);
+}
+
+TEST_CASE("csv: flattened fields, joined arrays, quoting, stable columns", "[compare]") {
+  std::map<std::string, std::string> flat;
+  FlattenJson({{"a", {{"b", 1}, {"c", "x"}}}, {"e", {0.5, 0.25}}, {"m", {{{"k", 1}}}}}, "", &flat);
+  CHECK(flat["a.b"] == "1");
+  CHECK(flat["a.c"] == "x");
+  CHECK(flat["e"] == "0.5;0.25");
+  CHECK(flat["m"] == "[{\"k\":1}]");
+  CHECK(CsvCell("plain") == "plain");
+  CHECK(CsvCell("a,b") == "\"a,b\"");
+  CHECK(CsvCell("say \"hi\"") == "\"say \"\"hi\"\"\"");
+
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  records[1].result["zeta"] = 1;  // a field only one run has
+  DeriveFigures("kge", 2, &records);
+  const auto table = ResultsTable(records);
+  REQUIRE(table.size() == 3);
+  const auto& header = table[0];
+  CHECK(header[0] == "run");
+  CHECK(header[3] == "policy");
+  const auto zeta = std::find(header.begin(), header.end(), "zeta") - header.begin();
+  CHECK(table[1][zeta].empty());
+  CHECK(table[2][zeta] == "1");
+  const auto q = std::find(header.begin(), header.end(), "quality.test_mrr");
+  REQUIRE(q != header.end());
+  CHECK(std::is_sorted(std::find(header.begin(), header.end(), "machine") + 1, header.end()));
+  CHECK(table[1][3] == "single");
+}
+
+}  // namespace
+}  // namespace augur
