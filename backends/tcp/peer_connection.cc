@@ -1,5 +1,8 @@
 #include "backends/tcp/peer_connection.h"
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <utility>
 
 namespace augur::tcp {
@@ -29,6 +32,7 @@ PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Role role, int64_t 
     remote_ = "unknown address";
   }
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  fd_ = socket_.native_handle();
 }
 
 std::string PeerConnection::Describe() const {
@@ -152,23 +156,52 @@ Status PeerConnection::HandleHandshake(const Frame& f) {
 }
 
 void PeerConnection::Send(FrameKind kind, std::vector<uint8_t> payload) {
-  if (state_ == State::kClosed || shutdown_requested_) return;
-  Outgoing o{EncodeTransportHeader(kind, static_cast<uint32_t>(payload.size())),
-             std::move(payload)};
-  queue_.push_back(std::move(o));
-  WriteMore();
+  if (state_ == State::kClosed) return;
+  std::lock_guard<std::mutex> g(write_mu_);
+  if (shutdown_requested_) return;
+  const uint32_t length = static_cast<uint32_t>(payload.size());
+  queue_.push_back(Outgoing{EncodeTransportHeader(kind, length), std::move(payload)});
+  WriteMore();  // the queue is not empty: never shuts down here
 }
 
-void PeerConnection::WriteMore() {
-  if (writing_ || state_ == State::kClosed) return;
+bool PeerConnection::TrySendNow(FrameKind kind, std::vector<uint8_t>& payload) {
+  std::lock_guard<std::mutex> g(write_mu_);
+  if (write_closed_ || shutdown_requested_ || writing_ || !queue_.empty()) return false;
+  Outgoing o{EncodeTransportHeader(kind, static_cast<uint32_t>(payload.size())), {}};
+  iovec iov[2] = {{o.header.data(), o.header.size()}, {payload.data(), payload.size()}};
+  msghdr msg{};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = payload.empty() ? 1 : 2;
+  const ssize_t n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  if (n >= 0 && static_cast<size_t>(n) == o.header.size() + payload.size()) return true;
+  // The socket took part of it, or none (full, interrupted, or an error the
+  // I/O thread's own write will report): the I/O thread writes the rest.
+  o.payload = std::move(payload);
+  o.written = n > 0 ? static_cast<size_t>(n) : 0;
+  queue_.push_back(std::move(o));
+  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->ResumeWriting(); });
+  return true;
+}
+
+void PeerConnection::ResumeWriting() {
+  bool shut = false;
+  {
+    std::lock_guard<std::mutex> g(write_mu_);
+    shut = WriteMore();
+  }
+  if (shut) MaybeFinish();
+}
+
+bool PeerConnection::WriteMore() {
+  if (writing_ || write_closed_) return false;
   if (queue_.empty()) {
     if (shutdown_requested_ && !send_shut_) {
       asio::error_code ec;
       socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
       send_shut_ = true;
-      MaybeFinish();
+      return true;
     }
-    return;
+    return false;
   }
   in_flight_.clear();
   buffers_.clear();
@@ -177,45 +210,73 @@ void PeerConnection::WriteMore() {
     queue_.pop_front();
   }
   for (const Outgoing& o : in_flight_) {
-    buffers_.push_back(asio::buffer(o.header));
-    if (!o.payload.empty()) buffers_.push_back(asio::buffer(o.payload));
+    size_t skip = o.written;  // only the first frame may be partly written
+    if (skip < o.header.size()) {
+      buffers_.push_back(asio::buffer(o.header.data() + skip, o.header.size() - skip));
+      skip = 0;
+    } else {
+      skip -= o.header.size();
+    }
+    if (o.payload.size() > skip)
+      buffers_.push_back(asio::buffer(o.payload.data() + skip, o.payload.size() - skip));
   }
   writing_ = true;
   asio::async_write(
       socket_, buffers_,
       [self = shared_from_this()](const asio::error_code& ec, size_t) { self->OnWritten(ec); });
+  return false;
 }
 
 void PeerConnection::OnWritten(const asio::error_code& ec) {
-  writing_ = false;
-  if (state_ == State::kClosed) return;
+  bool shut = false;
+  {
+    std::lock_guard<std::mutex> g(write_mu_);
+    writing_ = false;
+    if (state_ == State::kClosed) return;
+    if (!ec) shut = WriteMore();
+  }
   if (ec) {
     Close(Status::Error("write failed: " + ec.message()));
     return;
   }
-  WriteMore();
+  if (shut) MaybeFinish();
 }
 
 void PeerConnection::ShutdownSendWhenFlushed() {
-  if (shutdown_requested_) return;
-  shutdown_requested_ = true;
-  WriteMore();
+  bool shut = false;
+  {
+    std::lock_guard<std::mutex> g(write_mu_);
+    if (shutdown_requested_) return;
+    shutdown_requested_ = true;
+    shut = WriteMore();
+  }
+  if (shut) MaybeFinish();
 }
 
 void PeerConnection::MaybeFinish() {
-  if (state_ == State::kClosed || !read_eof_ || !send_shut_) return;
+  if (state_ == State::kClosed || !read_eof_) return;
+  {
+    std::lock_guard<std::mutex> g(write_mu_);
+    if (!send_shut_) return;
+  }
   state_ = State::kClosed;
+  CloseSocket();
+  listener_.OnClosed(*this, Status::Ok());
+}
+
+void PeerConnection::CloseSocket() {
+  std::lock_guard<std::mutex> g(write_mu_);
+  write_closed_ = true;
+  fd_ = -1;
+  queue_.clear();
   asio::error_code ec;
   socket_.close(ec);
-  listener_.OnClosed(*this, Status::Ok());
 }
 
 void PeerConnection::Close(const Status& reason) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
-  asio::error_code ec;
-  socket_.close(ec);
-  queue_.clear();
+  CloseSocket();
   listener_.OnClosed(*this, reason.ok() ? Status::Error("closed") : reason);
 }
 

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   void Start();
   // Queues a frame. Ignored once the connection is closing.
   void Send(FrameKind kind, std::vector<uint8_t> payload);
+  // Any thread. If the connection is open and idle (nothing queued or being
+  // written), writes the frame now without blocking, hands whatever the
+  // socket did not take to the I/O thread, and returns true (`payload` is then
+  // consumed). Otherwise returns false and leaves `payload` alone: queue it
+  // through the I/O thread instead. Callers keep frames to this connection in
+  // order (TcpTransport serializes them per destination).
+  bool TrySendNow(FrameKind kind, std::vector<uint8_t>& payload);
   // Shuts down the sending side once every queued frame is written.
   void ShutdownSendWhenFlushed();
   // Drops the connection now; OnClosed(reason) follows.
@@ -69,15 +77,20 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   struct Outgoing {
     std::array<uint8_t, kTransportHeaderBytes> header;
     std::vector<uint8_t> payload;
+    size_t written = 0;  // bytes of header + payload already on the wire
   };
 
   void ReadMore();
   void OnRead(const asio::error_code& ec, size_t n);
   Status HandleFrame(const Frame& f);
   Status HandleHandshake(const Frame& f);
-  void WriteMore();
+  // REQUIRES: write_mu_ held. Starts the next gather write; returns true if
+  // it shut the sending side instead (call MaybeFinish after unlocking).
+  bool WriteMore();
+  void ResumeWriting();  // after TrySendNow left bytes for the I/O thread
   void OnWritten(const asio::error_code& ec);
   void MaybeFinish();
+  void CloseSocket();  // takes write_mu_
 
   asio::ip::tcp::socket socket_;
   const Role role_;
@@ -94,13 +107,18 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
   Hello hello_;  // acceptor: the dialer's hello
   std::chrono::steady_clock::time_point last_receive_;
 
-  std::deque<Outgoing> queue_;
-  std::vector<Outgoing> in_flight_;
-  std::vector<asio::const_buffer> buffers_;
-  bool writing_ = false;
-  bool shutdown_requested_ = false;
-  bool send_shut_ = false;
   bool read_eof_ = false;
+
+  // Write side: shared with TrySendNow's callers.
+  std::mutex write_mu_;
+  std::deque<Outgoing> queue_;               // guarded by write_mu_
+  bool writing_ = false;                     // guarded by write_mu_: an async write is in flight
+  bool write_closed_ = false;                // guarded by write_mu_: the socket is closed
+  bool shutdown_requested_ = false;          // guarded by write_mu_
+  bool send_shut_ = false;                   // guarded by write_mu_
+  int fd_ = -1;                              // guarded by write_mu_ (-1 once closed)
+  std::vector<Outgoing> in_flight_;          // I/O thread, while writing_
+  std::vector<asio::const_buffer> buffers_;  // I/O thread, while writing_
 };
 
 }  // namespace augur::tcp

@@ -1,9 +1,7 @@
 #include "backends/tcp/tcp_runtime.h"
 
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 
 namespace augur::tcp {
 
@@ -18,29 +16,29 @@ class StdMutex final : public Mutex {
   std::mutex mu_;
 };
 
-// Spins (yielding) briefly before sleeping: a remote reply usually arrives
-// within tens of microseconds, and a futex sleep/wake pair costs about as
-// much again on a busy 2-core machine.
+// Sleeps at once, without spinning first. A worker that has just written its
+// request to the socket (TcpTransport::Send) woke the peer's I/O thread, and
+// the scheduler tends to run that thread on the worker's core: a worker that
+// spun there, even yielding, delayed the reply it waits for (`augur bench-net`
+// on the busy 2-core machine: pull/raw ratio 0.04-0.05 with a 50 us spin,
+// 0.25-0.28 without).
 class ThreadParker final : public Parker {
  public:
   void Park() override {
-    const auto spin_until = std::chrono::steady_clock::now() + kSpin;
-    while (std::chrono::steady_clock::now() < spin_until) {
-      if (permit_.exchange(false, std::memory_order_acquire)) return;
-      std::this_thread::yield();
-    }
     std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [this] { return permit_.exchange(false, std::memory_order_acquire); });
+    cv_.wait(g, [this] { return permit_; });
+    permit_ = false;
   }
   void Unpark() override {
-    permit_.store(true, std::memory_order_release);
-    { std::lock_guard<std::mutex> g(mu_); }  // a parker between check and wait sees the notify
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      permit_ = true;
+    }
     cv_.notify_one();
   }
 
  private:
-  static constexpr std::chrono::microseconds kSpin{50};
-  std::atomic<bool> permit_{false};
+  bool permit_ = false;  // guarded by mu_
   std::mutex mu_;
   std::condition_variable cv_;
 };

@@ -199,9 +199,14 @@ Status TcpTransport::OnAuthenticated(PeerConnection& c) {
   }
   AUGUR_CHECK(peers_[p].conn.get() == &c, "authenticated connection not tracked");
   if (options_.rank != 0 && p == 0) OnCoordinatorReady(c);
-  while (!peers_[p].pending.empty()) {
-    c.Send(FrameKind::kData, std::move(peers_[p].pending.front()));
-    peers_[p].pending.pop_front();
+  {
+    Outbox& box = *outboxes_[p];
+    std::lock_guard<std::mutex> g(box.mu);
+    while (!peers_[p].pending.empty()) {
+      c.Send(FrameKind::kData, std::move(peers_[p].pending.front()));
+      peers_[p].pending.pop_front();
+    }
+    box.conn = peers_[p].conn;
   }
   CheckReady();
   return Status::Ok();
@@ -322,14 +327,21 @@ void TcpTransport::Send(NodeId to, std::vector<uint8_t> frame) {
     return;
   }
   Outbox& box = *outboxes_[to];
+  const bool on_io_thread = io_.get_executor().running_in_this_thread();
   bool post = false;
   {
     std::lock_guard<std::mutex> g(box.mu);
+    // A worker's frame with nothing ahead of it: write it from this thread
+    // and spare the hand-off to the I/O thread (the usual remote request).
+    if (!on_io_thread && box.frames.empty() && !box.flush_posted && box.conn &&
+        box.conn->TrySendNow(FrameKind::kData, frame)) {
+      return;
+    }
     box.frames.push_back(std::move(frame));
     post = !box.flush_posted;
     box.flush_posted = true;
   }
-  if (io_.get_executor().running_in_this_thread()) {
+  if (on_io_thread) {
     Flush(to);  // a handler's reply: no need for another trip through the queue
   } else if (post) {
     asio::post(io_, [this, to] { Flush(to); });
@@ -344,21 +356,20 @@ void TcpTransport::DeliverSelf(std::vector<uint8_t> frame) {
 }
 
 void TcpTransport::Flush(NodeId to) {
-  std::vector<std::vector<uint8_t>> frames;
-  {
-    Outbox& box = *outboxes_[to];
-    std::lock_guard<std::mutex> g(box.mu);
-    frames.swap(box.frames);
-    box.flush_posted = false;
-  }
+  Outbox& box = *outboxes_[to];
+  // Held while the frames reach the connection, so a worker's TrySendNow
+  // cannot overtake them.
+  std::lock_guard<std::mutex> g(box.mu);
+  box.flush_posted = false;
   Peer& peer = peers_[to];
-  for (auto& f : frames) {
+  for (auto& f : box.frames) {
     if (peer.conn) {
       peer.conn->Send(FrameKind::kData, std::move(f));
     } else {
       peer.pending.push_back(std::move(f));
     }
   }
+  box.frames.clear();
 }
 
 Status TcpTransport::Finish() {

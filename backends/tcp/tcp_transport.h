@@ -15,7 +15,8 @@
 // fatal peer loss naming the rank.
 //
 // Threading: one internal I/O thread runs every handler and calls the
-// Receiver; Send() may be called from any thread. Start() and Finish() are
+// Receiver; Send() may be called from any thread (and may write to the
+// socket from it). Start() and Finish() are
 // called by one controlling thread.
 #pragma once
 
@@ -52,7 +53,9 @@ class TcpTransport final : private PeerConnection::Listener {
 
   // Listens, joins the cluster and returns once connected to every peer (or failed).
   Status Start();
-  // Queues one core frame for `to`; never blocks on the network. Any thread.
+  // Sends one core frame to `to`; never blocks on the network. Any thread. Off
+  // the I/O thread, a frame with nothing queued ahead of it is written from
+  // the calling thread (see Outbox); otherwise it is queued for the I/O thread.
   void Send(NodeId to, std::vector<uint8_t> frame);
   // Says goodbye and waits until every connection closed cleanly (or failed).
   Status Finish();
@@ -76,10 +79,16 @@ class TcpTransport final : private PeerConnection::Listener {
     bool closed_cleanly = false;
     std::optional<PeerAddress> address;  // registered (coordinator) or from the roster
   };
+  // Data frames for one peer on their way from any thread to its connection.
+  // A frame sent off the I/O thread while nothing is waiting here goes
+  // straight to the socket (PeerConnection::TrySendNow); otherwise it waits
+  // here for Flush on the I/O thread. `mu` is held across both, so frames to
+  // one peer keep their order.
   struct Outbox {
     std::mutex mu;
     std::vector<std::vector<uint8_t>> frames;
     bool flush_posted = false;
+    std::shared_ptr<PeerConnection> conn;  // set once authenticated (I/O thread)
   };
   struct Delayed {
     std::chrono::steady_clock::time_point due;

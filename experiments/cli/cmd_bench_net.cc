@@ -1,11 +1,18 @@
 // `augur bench-net`: remote pull throughput of the TCP backend between two
 // processes on loopback, next to a raw Asio ping-pong of the same bytes
-// measured in the same run (DESIGN.md §5: compare against a reference).
+// between the same two processes (DESIGN.md §5: compare against a reference).
+// The two are timed in alternating blocks, so a change in machine load
+// affects both alike.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -24,6 +31,7 @@ struct BenchFlags {
   uint32_t batch = 256;
   uint64_t batches = 2000;
   uint64_t warmup = 200;
+  uint32_t blocks = 10;
   uint16_t port = 0;
 };
 
@@ -40,44 +48,77 @@ std::pair<size_t, size_t> PullFrameBytes(const BenchFlags& f) {
           EncodedSize(resp) + tcp::kTransportHeaderBytes};
 }
 
-// One node of the 2-node cluster. Rank 1 pulls batches of keys homed at rank 0
-// and returns the timed seconds; rank 0 only serves.
-Result<double> RunPullNode(const BenchFlags& f, tcp::TcpOptions o) {
+// Rank 1's measurement: pulls and raw round trips in alternating blocks.
+struct Timings {
+  double pull_seconds = 0;
+  double raw_seconds = 0;
+  std::vector<double> block_ratios;  // pull rate / raw rate, per block
+};
+
+using Measure = std::function<Status(Worker&, Node&)>;
+
+// Ends the process: a failed node may leave its worker parked forever (see
+// experiments/drivers/tcp_driver.h), so there is nothing to unwind.
+[[noreturn]] void Die(const std::string& what, pid_t child) {
+  std::fprintf(stderr, "augur bench-net: %s\n", what.c_str());
+  if (child > 0) kill(child, SIGKILL);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+// One node of the 2-node cluster with one worker, which runs `measure` (if
+// any) and then the final barrier; rank 0 only serves.
+void RunPullNode(const BenchFlags& f, tcp::TcpOptions o, const Measure& measure, pid_t child,
+                 Status* measured) {
   auto runtime = std::make_unique<tcp::TcpRuntime>(o);
   NodeOptions no;
   no.workers = 1;
   no.layout = ValueLayout(f.dim);
   auto node = std::make_unique<Node>(no, *runtime);
-  Status s = runtime->Start(node.get());
-  double seconds = 0;
-  if (s.ok()) {
-    std::thread worker([&] {
-      Worker& w = node->worker(0);
-      if (o.rank == 1) {
-        std::vector<Key> keys;
-        for (Key k = 0; keys.size() < f.batch; ++k)
-          if (node->HomeOf(k) == 0) keys.push_back(k);
-        std::vector<float> out(w.TotalLength(keys));
-        std::chrono::steady_clock::time_point start;
-        for (uint64_t i = 0; i < f.warmup + f.batches; ++i) {
-          if (i == f.warmup) start = std::chrono::steady_clock::now();
-          w.Wait(w.Pull(keys, out));
-        }
-        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      }
-      w.Barrier();
-    });
-    worker.join();
-    s = runtime->Finish();
+  if (Status s = runtime->Start(node.get()); !s.ok()) Die(s.message(), child);
+  std::atomic<bool> done{false};
+  std::thread worker([&] {
+    Worker& w = node->worker(0);
+    if (measure) *measured = measure(w, *node);
+    w.Barrier();
+    done.store(true);
+    runtime->transport().Notify();
+  });
+  if (Status s = runtime->transport().WaitFor([&] { return done.load(); }); !s.ok())
+    Die(s.message(), child);
+  worker.join();
+  if (Status s = runtime->Finish(); !s.ok()) Die(s.message(), child);
+  runtime.reset();  // stops the I/O thread before the node goes away
+}
+
+Status MeasurePulls(const BenchFlags& f, tcp::RawPingPongClient& raw, Worker& w, Node& node,
+                    Timings* t) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<Key> keys;
+  for (Key k = 0; keys.size() < f.batch; ++k)
+    if (node.HomeOf(k) == 0) keys.push_back(k);
+  std::vector<float> out(w.TotalLength(keys));
+  for (uint64_t i = 0; i < f.warmup; ++i) w.Wait(w.Pull(keys, out));
+  if (Result<double> r = raw.Run(f.warmup); !r.ok()) return r.status();
+  for (uint32_t b = 0; b < f.blocks; ++b) {
+    const uint64_t n = f.batches / f.blocks + (b < f.batches % f.blocks ? 1 : 0);
+    if (n == 0) continue;
+    const Clock::time_point start = Clock::now();
+    for (uint64_t i = 0; i < n; ++i) w.Wait(w.Pull(keys, out));
+    const double pull = std::chrono::duration<double>(Clock::now() - start).count();
+    Result<double> rawt = raw.Run(n);
+    if (!rawt.ok()) return rawt.status();
+    t->pull_seconds += pull;
+    t->raw_seconds += *rawt;
+    t->block_ratios.push_back(*rawt / pull);
   }
-  runtime.reset();
-  if (!s.ok()) return s;
-  return seconds;
+  return Status::Ok();
 }
 
 int BenchNet(const BenchFlags& f) {
-  if (f.dim == 0 || f.batch == 0 || f.batches == 0) {
-    return UsageError("--dim, --batch and --batches must be at least 1");
+  if (f.dim == 0 || f.batch == 0 || f.batches == 0 || f.blocks == 0) {
+    return UsageError("--dim, --batch, --batches and --blocks must be at least 1");
   }
   const auto [req_bytes, resp_bytes] = PullFrameBytes(f);
   char dir[] = "/tmp/augur-bench-XXXXXX";
@@ -88,17 +129,16 @@ int BenchNet(const BenchFlags& f) {
   std::filesystem::remove_all(dir);
   if (!key.ok()) return RunError(key.status().message());
 
-  // Both ports are bound before fork, so neither side races the other.
+  // Every port is bound before fork, so neither side races the other.
   asio::io_context io;
-  asio::ip::tcp::acceptor raw(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  asio::ip::tcp::acceptor raw64(io,
-                                asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  const asio::ip::tcp::endpoint any_port(asio::ip::make_address("127.0.0.1"), 0);
+  asio::ip::tcp::acceptor raw(io, any_port);
+  asio::ip::tcp::acceptor raw64(io, any_port);
   const uint16_t raw_port = raw.local_endpoint().port();
   const uint16_t raw64_port = raw64.local_endpoint().port();
   uint16_t port = f.port;
   if (port == 0) {
-    asio::ip::tcp::acceptor probe(io,
-                                  asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    asio::ip::tcp::acceptor probe(io, any_port);
     port = probe.local_endpoint().port();
   }
   tcp::TcpOptions o;
@@ -111,45 +151,62 @@ int BenchNet(const BenchFlags& f) {
   std::fflush(stdout);
   const pid_t child = fork();
   if (child < 0) return RunError("fork failed");
-  if (child == 0) {  // rank 0: serves pulls, then the raw ping-pongs
+  if (child == 0) {  // rank 0: serves pulls, and the raw ping-pongs on a thread of its own
+    Status raw_status;
+    std::thread raw_server([&] {
+      raw_status = tcp::ServeRawPingPong(raw, req_bytes, resp_bytes);
+      if (raw_status.ok()) raw_status = tcp::ServeRawPingPong(raw64, 64, 64);
+    });
     o.rank = 0;
-    Result<double> r = RunPullNode(f, o);
-    Status s = r.ok() ? tcp::ServeRawPingPong(raw, req_bytes, resp_bytes) : r.status();
-    if (s.ok()) s = tcp::ServeRawPingPong(raw64, 64, 64);
-    if (!s.ok()) std::fprintf(stderr, "augur bench-net: server: %s\n", s.message().c_str());
+    Status unused;
+    RunPullNode(f, o, nullptr, 0, &unused);
+    raw_server.join();
+    if (!raw_status.ok()) Die("server: " + raw_status.message(), 0);
     std::fflush(stderr);
-    _exit(s.ok() ? 0 : 1);
+    _exit(0);
   }
   raw.close();
   raw64.close();
+  auto raw_client =
+      tcp::RawPingPongClient::Connect("127.0.0.1", raw_port, req_bytes, resp_bytes, 30);
+  if (!raw_client.ok()) Die(raw_client.status().message(), child);
+  auto raw64_client = tcp::RawPingPongClient::Connect("127.0.0.1", raw64_port, 64, 64, 30);
+  if (!raw64_client.ok()) Die(raw64_client.status().message(), child);
+
   o.rank = 1;
-  Result<double> pull = RunPullNode(f, o);
-  Result<double> ping = pull.ok() ? tcp::RunRawPingPong("127.0.0.1", raw_port, req_bytes,
-                                                        resp_bytes, f.warmup, f.batches, 30)
-                                  : pull.status();
+  Timings t;
+  Status measured;
+  RunPullNode(
+      f, o, [&](Worker& w, Node& node) { return MeasurePulls(f, **raw_client, w, node, &t); },
+      child, &measured);
+  if (!measured.ok()) Die(measured.message(), child);
+  (*raw_client)->Close();
   const uint64_t small_rounds = 20000;
-  Result<double> ping64 =
-      ping.ok() ? tcp::RunRawPingPong("127.0.0.1", raw64_port, 64, 64, 1000, small_rounds, 30)
-                : ping.status();
+  Result<double> ping64 = (*raw64_client)->Run(1000);
+  if (ping64.ok()) ping64 = (*raw64_client)->Run(small_rounds);
+  if (!ping64.ok()) Die(ping64.status().message(), child);
+  (*raw64_client)->Close();
   int status = 0;
   waitpid(child, &status, 0);
-  if (!ping64.ok()) return RunError(ping64.status().message());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return RunError("server process failed");
 
   const double bytes = static_cast<double>(req_bytes + resp_bytes);
-  const double pull_rate = f.batches / *pull;
-  const double raw_rate = f.batches / *ping;
+  const double pull_rate = f.batches / t.pull_seconds;
+  const double raw_rate = f.batches / t.raw_seconds;
+  std::sort(t.block_ratios.begin(), t.block_ratios.end());
   std::printf(
       "augur bench-net: 2 processes on loopback, dim %u, batches of %u keys, %llu timed "
-      "batches (+%llu warm-up)\n",
+      "batches (+%llu warm-up) in %zu blocks alternating with the raw ping-pong\n",
       f.dim, f.batch, static_cast<unsigned long long>(f.batches),
-      static_cast<unsigned long long>(f.warmup));
+      static_cast<unsigned long long>(f.warmup), t.block_ratios.size());
   std::printf("  bytes per round trip: %zu request + %zu response\n", req_bytes, resp_bytes);
   std::printf("  augur remote pull:  %9.0f batches/s  %11.0f keys/s  %8.1f MB/s\n", pull_rate,
               pull_rate * f.batch, pull_rate * bytes / 1e6);
   std::printf("  raw Asio ping-pong: %9.0f rounds/s   %11.0f keys/s  %8.1f MB/s (same bytes)\n",
               raw_rate, raw_rate * f.batch, raw_rate * bytes / 1e6);
-  std::printf("  ratio (augur / raw): %.2f\n", pull_rate / raw_rate);
+  std::printf("  ratio (augur / raw): %.2f (per block: min %.2f, median %.2f, max %.2f)\n",
+              pull_rate / raw_rate, t.block_ratios.front(),
+              t.block_ratios[t.block_ratios.size() / 2], t.block_ratios.back());
   std::printf("  raw Asio ping-pong, 64 B each way: %.0f round trips/s\n", small_rounds / *ping64);
   return 0;
 }
@@ -161,12 +218,15 @@ CommandFn AddBenchNetCommand(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "bench-net",
       "Benchmark (not a test): remote pull throughput between 2 augur processes on loopback vs "
-      "a raw Asio ping-pong of the same bytes in the same run");
+      "a raw Asio ping-pong of the same bytes, timed in alternating blocks in the same run");
   app->add_option("--dim", f->dim, "Floats per value")->capture_default_str();
   app->add_option("--batch", f->batch, "Keys per pull")->capture_default_str();
-  app->add_option("--batches", f->batches, "Timed pulls (and raw round trips)")
+  app->add_option("--batches", f->batches, "Timed pulls (and as many raw round trips)")
       ->capture_default_str();
-  app->add_option("--warmup", f->warmup, "Untimed pulls first")->capture_default_str();
+  app->add_option("--warmup", f->warmup, "Untimed pulls (and raw round trips) first")
+      ->capture_default_str();
+  app->add_option("--blocks", f->blocks, "Alternating timed blocks of pulls and raw round trips")
+      ->capture_default_str();
   app->add_option("--port", f->port, "Coordinator port (default: a free one)");
   return [f]() -> int { return BenchNet(*f); };
 }
