@@ -2,7 +2,8 @@
 # Installs what is missing, builds, and runs every test:
 #   1. release build in build/: the whole ctest suite (unit, scenario, backend and script tests);
 #   2. ASan+UBSan build in build-asan/: the unit and scenario tests again;
-#   3. formatting check against .clang-format.
+#   3. a short libFuzzer run (scripts/fuzz.sh, 10 s per target; clang build in build-fuzz/);
+#   4. formatting check against .clang-format.
 # Warnings are errors in the release build; the sanitizer build only adds checks at run time.
 # Exits non-zero on any failure. CI (.ci/run) calls exactly this.
 set -euo pipefail
@@ -31,6 +32,9 @@ ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$
 #     -DCMAKE_CXX_FLAGS=-Wno-tsan && cmake --build build-tcp-tsan --target augur augur_tcp_tests
 #   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tcp-tsan -L tcp
 log "ThreadSanitizer stage: not run (see the comment in scripts/test.sh)"
+
+log "fuzzing: every target for ${AUGUR_FUZZ_SECONDS:-10}s (scripts/fuzz.sh)"
+scripts/fuzz.sh "${AUGUR_FUZZ_SECONDS:-10}"
 
 log "formatting (.clang-format)"
 mapfile -t sources < <(git ls-files '*.h' '*.cc')
