@@ -106,3 +106,36 @@ rank = ('{"backend": "tcp", "nodes": 2, "rank": %d, "verified": true, "epoch_sec
 put("rank_results", "two", MARK.join([rank % 0, rank % 1]))
 put("rank_results", "one_missing", rank % 0)
 
+
+def fnv1a64(b):
+    h = 0xcbf29ce484222325
+    for x in b:
+        h = ((h ^ x) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def node_rows(node, rows):
+    out = b"AUGCKPT1" + struct.pack("<IIQ", 1, node, len(rows))
+    for key, floats in rows:
+        out += struct.pack("<QI", key, len(floats)) + b"".join(struct.pack("<f", f) for f in floats)
+    return out
+
+
+def entry(node, rows, data):
+    keys = [k for k, _ in rows] or [0]
+    return {"name": "node-%d.rows" % node, "node": node, "bytes": len(data), "rows": len(rows),
+            "min_key": min(keys), "max_key": max(keys), "fnv1a64": "%016x" % fnv1a64(data)}
+
+
+import json
+rows0 = [(5, [1.0, 2.0]), (1 << 63, [0.5, -1.0])]
+rows1 = [(77, [3.0, 6.0])]
+d0, d1 = node_rows(0, rows0), node_rows(1, rows1)
+manifest = {"format": "augur-checkpoint", "version": 1, "nodes": 2, "workers": 2, "epoch": 1,
+            "clock": 12, "workload": "zipf", "fingerprint": {"keys": 100, "dim": 2},
+            "files": [entry(0, rows0, d0), entry(1, rows1, d1)]}
+put("checkpoint", "two_nodes", json.dumps(manifest).encode() + MARK.encode() + d0 +
+    MARK.encode() + d1)
+put("checkpoint", "empty_node", json.dumps(dict(manifest, files=[entry(0, [], node_rows(0, [])),
+                                                              entry(1, rows1, d1)])).encode() +
+    MARK.encode() + node_rows(0, []) + MARK.encode() + d1)
