@@ -4,7 +4,8 @@
 #      then the notebooks, executed headless on a small `augur compare` (scripts/notebooks.sh);
 #   2. ASan+UBSan build in build-asan/: the unit and scenario tests again;
 #   3. TSan build in build-tsan/: the TCP backend's tests again (real threads);
-#   4. formatting check against .clang-format.
+#   4. a short libFuzzer run (scripts/fuzz.sh, 5 s per target; clang build in build-fuzz/);
+#   5. formatting check against .clang-format.
 # Warnings are errors in the release build; the sanitizer build only adds checks at run time.
 # Exits non-zero on any failure. CI (.ci/run) calls exactly this.
 set -euo pipefail
@@ -49,6 +50,9 @@ if compgen -G "$tsan_logs/report*" >/dev/null; then
 fi
 rm -rf "$tsan_logs"
 [ "$tsan_ok" = 1 ] || exit 1
+
+log "fuzzing: every target for ${AUGUR_FUZZ_SECONDS:-5}s (scripts/fuzz.sh)"
+scripts/fuzz.sh "${AUGUR_FUZZ_SECONDS:-5}"
 
 log "formatting (.clang-format)"
 mapfile -t sources < <(git ls-files '*.h' '*.cc')

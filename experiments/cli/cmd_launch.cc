@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -34,6 +35,7 @@ struct LaunchFlags {
   std::string ssh = "ssh -o BatchMode=yes";
   std::string augur_path;
   std::string kill_after = "45s";
+  uint32_t restarts = 0;  // --restart-on-failure N
   std::vector<std::string> run_flags;
 };
 
@@ -62,7 +64,7 @@ std::string ShellQuote(const std::string& s) {
 
 // Checks the pass-through run flags by parsing them as `augur run` would.
 Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std::string* out_dir,
-                     std::vector<std::string>* passed) {
+                     std::string* checkpoint_dir, std::vector<std::string>* passed) {
   CLI::App app("run");
   RunConfig config;
   TcpFlagText tcp;
@@ -85,6 +87,7 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
     if (Result<double> v = ParseDuration(*d); !v.ok()) return v.status();
   }
   *out_dir = config.out_dir;
+  *checkpoint_dir = config.checkpoint_dir;
   for (size_t i = 0; i < flags.size(); ++i) {  // launch gives each rank its --out
     if (flags[i] == "--out") {
       ++i;
@@ -93,6 +96,40 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
     }
   }
   return Status::Ok();
+}
+
+// Starts one `augur run` per host and waits; the exit codes in rank order
+// (empty if a rank could not be started).
+std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& hosts,
+                          const std::vector<std::string>& passed, const std::string& coordinator,
+                          const std::string& out_dir, double kill_after) {
+  const uint32_t nodes = static_cast<uint32_t>(hosts.size());
+  ProcessGroup group;
+  for (uint32_t r = 0; r < nodes; ++r) {
+    std::vector<std::string> run = {f.augur_path, "run"};
+    run.insert(run.end(), passed.begin(), passed.end());
+    for (const std::string& a :
+         {std::string("--rank"), std::to_string(r), std::string("--nodes"), std::to_string(nodes),
+          std::string("--coordinator"), coordinator, std::string("--secret-file"), f.secret_file,
+          std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
+      run.push_back(a);
+    }
+    std::vector<std::string> argv = run;
+    if (f.local == 0) {  // over ssh: HOST 'cd CWD && exec augur run ...'
+      std::istringstream words(f.ssh);
+      argv.clear();
+      for (std::string w; words >> w;) argv.push_back(w);
+      argv.push_back(hosts[r]);
+      std::string cmd = "cd " + ShellQuote(std::filesystem::current_path().string()) + " && exec";
+      for (const std::string& a : run) cmd += " " + ShellQuote(a);
+      argv.push_back(cmd);
+    }
+    if (Status s = group.Spawn("rank " + std::to_string(r), argv); !s.ok()) {
+      std::fprintf(stderr, "augur: cannot start rank %u: %s\n", r, s.message().c_str());
+      return {};
+    }
+  }
+  return group.Wait(kill_after);
 }
 
 int Launch(LaunchFlags& f) {
@@ -108,11 +145,13 @@ int Launch(LaunchFlags& f) {
     hosts = *h;
   }
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
-  std::string out_dir;
+  std::string out_dir, checkpoint_dir;
   std::vector<std::string> passed;
-  if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &passed); !s.ok()) {
+  if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &checkpoint_dir, &passed); !s.ok()) {
     return UsageError(s.message());
   }
+  if (f.restarts > 0 && checkpoint_dir.empty())
+    return UsageError("--restart-on-failure needs --checkpoint-dir in the run flags");
   if (out_dir.empty()) {
     char tmpl[] = "/tmp/augur-launch-XXXXXX";
     if (mkdtemp(tmpl) == nullptr) return RunError("cannot create a temporary output directory");
@@ -146,40 +185,55 @@ int Launch(LaunchFlags& f) {
   if (!kill_after.ok())
     return UsageError(kill_after.status().WithContext("--kill-after").message());
   if (f.augur_path.empty()) f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::string coordinator = hosts[0] + ":" + std::to_string(f.port);
-  std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
-              coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
-
-  ProcessGroup group;
-  for (uint32_t r = 0; r < nodes; ++r) {
-    std::vector<std::string> run = {f.augur_path, "run"};
-    run.insert(run.end(), passed.begin(), passed.end());
-    for (const std::string& a :
-         {std::string("--rank"), std::to_string(r), std::string("--nodes"), std::to_string(nodes),
-          std::string("--coordinator"), coordinator, std::string("--secret-file"), f.secret_file,
-          std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
-      run.push_back(a);
-    }
-    std::vector<std::string> argv = run;
-    if (f.local == 0) {  // over ssh: HOST 'cd CWD && exec augur run ...'
-      std::istringstream words(f.ssh);
-      argv.clear();
-      for (std::string w; words >> w;) argv.push_back(w);
-      argv.push_back(hosts[r]);
-      std::string cmd = "cd " + ShellQuote(std::filesystem::current_path().string()) + " && exec";
-      for (const std::string& a : run) cmd += " " + ShellQuote(a);
-      argv.push_back(cmd);
-    }
-    if (Status s = group.Spawn("rank " + std::to_string(r), argv); !s.ok()) {
-      return RunError("cannot start rank " + std::to_string(r) + ": " + s.message());
-    }
-  }
-  const std::vector<int> codes = group.Wait(*kill_after);
+  const bool pick_port = f.local > 0 && f.port == 0;
+  std::vector<int> codes;
   bool failed = false;
-  for (uint32_t r = 0; r < nodes; ++r) {
-    if (codes[r] == 0) continue;
-    std::printf("[launch] rank %u failed (exit code %d)\n", r, codes[r]);
-    failed = true;
+  for (uint32_t attempt = 0;; ++attempt) {
+    const std::string coordinator = hosts[0] + ":" + std::to_string(f.port);
+    std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
+                coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
+    codes = RunRanks(f, hosts, passed, coordinator, out_dir, *kill_after);
+    if (codes.empty()) return RunError("cannot start the ranks");
+    failed = false;
+    for (uint32_t r = 0; r < nodes; ++r) {
+      if (codes[r] == 0) continue;
+      std::printf("[launch] rank %u failed (exit code %d)\n", r, codes[r]);
+      failed = true;
+    }
+    if (!failed || attempt >= f.restarts) break;
+    // Restart every rank, from the last complete checkpoint if there is one
+    // (checkpoint_files.h: LATEST names it), on a fresh port and cluster id.
+    std::vector<std::string> next;
+    for (size_t i = 0; i < passed.size(); ++i) {
+      if (passed[i] == "--resume") {
+        ++i;
+      } else if (passed[i].rfind("--resume=", 0) != 0) {
+        next.push_back(passed[i]);
+      }
+    }
+    std::ifstream latest(checkpoint_dir + "/LATEST");
+    std::string name;
+    if (latest >> name) {
+      next.push_back("--resume");
+      next.push_back(std::filesystem::absolute(checkpoint_dir).string());
+      std::printf("[launch] cluster failed; restarting from %s/%s (restart %u of %u)\n",
+                  checkpoint_dir.c_str(), name.c_str(), attempt + 1, f.restarts);
+    } else {
+      std::printf(
+          "[launch] cluster failed; restarting from the start: no checkpoint yet "
+          "(restart %u of %u)\n",
+          attempt + 1, f.restarts);
+    }
+    std::fflush(stdout);
+    passed = next;
+    f.cluster_id += "-r" + std::to_string(attempt + 1);
+    if (pick_port) {
+      Result<uint16_t> p = FreeLocalPort();
+      if (!p.ok()) return RunError(p.status().message());
+      f.port = *p;
+    }
+    for (uint32_t r = 0; r < nodes; ++r)
+      std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);
   }
   Result<std::vector<nlohmann::json>> ranks = ReadRankResults(out_dir, nodes);
   if (!ranks.ok()) return RunError(failed ? "cluster failed" : ranks.status().message());
@@ -215,6 +269,10 @@ CommandFn AddLaunchCommand(CLI::App& root) {
                   "Path of the augur binary on the hosts (default: this one)");
   app->add_option("--kill-after", f->kill_after,
                   "After a node failed, kill nodes still running this much later")
+      ->capture_default_str();
+  app->add_option("--restart-on-failure", f->restarts,
+                  "When a rank fails, restart the whole cluster up to N times, from the last "
+                  "checkpoint of the run's --checkpoint-dir (issue 7)")
       ->capture_default_str();
   app->add_option("run_flags", f->run_flags, "`augur run` flags, after --");
   return [f]() -> int { return Launch(*f); };

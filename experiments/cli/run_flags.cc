@@ -30,6 +30,13 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--seed", c->seed, "Run seed (every random choice derives from it)")
       ->capture_default_str();
   app.add_option("--out", c->out_dir, "Directory for result.json");
+  app.add_option("--checkpoint-dir", c->checkpoint_dir,
+                 "Write consistent checkpoints here (DIR/ckpt-EPOCH, DIR/LATEST)");
+  app.add_option("--checkpoint-every", c->checkpoint_every,
+                 "Checkpoint every E epochs (default 1 with --checkpoint-dir)");
+  app.add_option("--resume", c->resume_dir,
+                 "Restore a checkpoint (a --checkpoint-dir or one ckpt-E dir) and continue from "
+                 "its epoch; any node count");
   app.add_flag("--verify", c->verify,
                "Push integer updates and check every key's final value exactly (sum invariant)");
   app.add_option("--pattern", c->pattern, "zipf access pattern: uniform|hot|partitioned|mixed")

@@ -34,6 +34,11 @@ Status RunConfig::Validate() {
   if (!(zipf.skew >= 0)) return Status::Error("--skew must be >= 0");
   if (network.bandwidth_bytes_per_second <= 0) return Status::Error("--bandwidth must be > 0");
   if (network.latency_seconds < 0) return Status::Error("--latency must be >= 0");
+  if (checkpoint_every > 0 && checkpoint_dir.empty())
+    return Status::Error("--checkpoint-every needs --checkpoint-dir");
+  if (!checkpoint_dir.empty() && checkpoint_every == 0) checkpoint_every = 1;
+  if ((!checkpoint_dir.empty() || !resume_dir.empty()) && workload != "zipf")
+    return Status::Error("--checkpoint-dir/--resume: only --workload zipf supports checkpoints");
   zipf.pattern = *p;
   zipf.epochs = epochs;
   zipf.verify = verify;
@@ -64,6 +69,8 @@ nlohmann::json RunConfig::ToJson() const {
         {"skew", zipf.skew},
         {"lookahead", zipf.lookahead},
         {"compute_seconds_per_key", zipf.compute_seconds_per_key}}},
+      {"checkpoint",
+       {{"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}}},
       {"data_dir", data_dir},
       {"partition", partition},
       {"kge", augur::ToJson(kge)},

@@ -23,7 +23,7 @@ Result<std::unique_ptr<Job>> Make(const RunConfig& config) {
 }  // namespace
 
 Result<std::unique_ptr<Job>> MakeJob(const RunConfig& config) {
-  if (config.workload == "zipf") return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config));
+  if (config.workload == "zipf") return ZipfJob::Create(config);
   if (config.workload == "kge") return Make<KgeJob, KgeTask>(config);
   if (config.workload == "wv") return Make<WvJob, WvTask>(config);
   if (config.workload == "mf") return Make<MfJob, MfTask>(config);

@@ -1,17 +1,90 @@
 #include "experiments/jobs/zipf_job.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
 
 #include "core/base/check.h"
+#include "core/protocol/home.h"
 #include "experiments/jobs/management_options.h"
 
 namespace augur {
 
-ZipfJob::ZipfJob(const RunConfig& config)
+namespace {
+
+constexpr size_t kChunkKeys = 1024;
+
+// A checkpoint that cannot be written ends the run: continuing would leave the
+// user believing a checkpoint exists. One line, non-zero exit (peers on TCP
+// then see this node gone).
+[[noreturn]] void CheckpointFailed(const Status& s) {
+  std::fprintf(stderr, "augur: checkpoint failed: %s\n", s.message().c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Job>> ZipfJob::Create(const RunConfig& config) {
+  if (config.resume_dir.empty()) return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config));
+  Result<LoadedCheckpoint> ck = LoadCheckpoint(config.resume_dir);
+  if (!ck.ok()) return ck.status().WithContext("--resume");
+  const CheckpointManifest& m = ck->manifest;
+  const std::string where = "--resume: checkpoint " + ck->path;
+  if (m.workload != config.workload)
+    return Status::Error(where + " is of workload '" + m.workload + "', not '" + config.workload +
+                         "'");
+  if (m.epoch >= config.epochs)
+    return Status::Error(where + " was taken after epoch " + std::to_string(m.epoch) +
+                         "; --epochs (the total) must be larger");
+  const nlohmann::json want = Fingerprint(config);
+  for (const auto& [name, value] : want.items()) {
+    if (!m.fingerprint.contains(name) || m.fingerprint[name] != value)
+      return Status::Error(where + " has " + name + " = " +
+                           (m.fingerprint.contains(name) ? m.fingerprint[name].dump() : "none") +
+                           ", this run " + value.dump());
+  }
+  std::unordered_set<Key> seen;
+  for (const CheckpointRow& r : ck->rows) {
+    if (r.floats.size() != config.zipf.dim)
+      return Status::Error(where + ": key " + std::to_string(r.key) + " has " +
+                           std::to_string(r.floats.size()) + " floats, --dim is " +
+                           std::to_string(config.zipf.dim));
+    if (!seen.insert(r.key).second)
+      return Status::Error(where + ": key " + std::to_string(r.key) + " is in two node files");
+  }
+  return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config, std::move(*ck)));
+}
+
+ZipfOptions ZipfJob::Options(const RunConfig& config, const std::optional<LoadedCheckpoint>& ck) {
+  ZipfOptions z = config.zipf;
+  if (ck.has_value()) {
+    z.start_epoch = ck->manifest.epoch;
+    z.prior_nodes = ck->manifest.nodes;
+    z.prior_workers = ck->manifest.workers;
+  }
+  return z;
+}
+
+ZipfJob::ZipfJob(const RunConfig& config, std::optional<LoadedCheckpoint> resume)
     : config_(config),
-      workload_(config.zipf, config.nodes, config.workers),
+      workload_(Options(config, resume), config.nodes, config.workers),
+      resume_(std::move(resume)),
       node_metrics_(config.nodes) {}
 
+nlohmann::json ZipfJob::Fingerprint(const RunConfig& config) {
+  const ZipfOptions& z = config.zipf;
+  return {{"keys", z.keys},
+          {"dim", z.dim},
+          {"batch_size", z.batch_size},
+          {"batches_per_epoch", z.batches_per_epoch},
+          {"pattern", config.pattern},
+          {"skew", z.skew},
+          {"seed", config.seed},
+          {"verify", z.verify},
+          {"optimizer", "sum"}};
+}
 NodeOptions ZipfJob::MakeNodeOptions() const {
   NodeOptions o;
   o.workers = config_.workers;
@@ -25,10 +98,83 @@ NodeOptions ZipfJob::MakeNodeOptions() const {
   return o;
 }
 
+void ZipfJob::Restore(Worker& w) {
+  if (w.id() == 0) {
+    const uint32_t dim = config_.zipf.dim;
+    std::vector<Key> keys;
+    std::vector<float> values;
+    auto flush = [&] {
+      if (!keys.empty()) w.Wait(w.Set(keys, values));
+      keys.clear();
+      values.clear();
+    };
+    for (const CheckpointRow& r : resume_->rows) {
+      if (HomeNode(r.key, w.num_nodes()) != w.node_id()) continue;
+      keys.push_back(r.key);
+      values.insert(values.end(), r.floats.begin(), r.floats.begin() + dim);
+      if (keys.size() == kChunkKeys) flush();
+    }
+    flush();
+  }
+  w.Barrier();  // every node restored its keys before anyone trains
+}
+
+void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
+  const std::string& dir = config_.checkpoint_dir;
+  const bool lead = w.node_id() == 0 && w.id() == 0;
+  if (lead) {
+    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) CheckpointFailed(s);
+  }
+  w.Barrier();                    // the temp dir exists; every push of the epoch is applied
+  if (w.id() == 0) w.WaitSync();  // replica deltas reach their main copies
+  w.Barrier();
+  if (w.id() == 0) w.WaitSync();  // replicas refreshed: a local read sees every push
+  w.Barrier();
+  if (w.id() == 0) {
+    const Clock now = workload_.StartClock() + w.clock();
+    std::vector<Key> mine;
+    for (Key k : workload_.KeysAccessedBefore(now))
+      if (HomeNode(k, w.num_nodes()) == w.node_id()) mine.push_back(k);
+    const uint32_t dim = config_.zipf.dim;
+    std::vector<CheckpointRow> rows;
+    rows.reserve(mine.size());
+    std::vector<float> values;
+    for (size_t at = 0; at < mine.size(); at += kChunkKeys) {
+      std::span<const Key> chunk(mine.data() + at, std::min(kChunkKeys, mine.size() - at));
+      values.assign(chunk.size() * dim, 0);
+      w.Wait(w.Pull(chunk, values));
+      for (size_t i = 0; i < chunk.size(); ++i)
+        rows.push_back({chunk[i], std::vector<float>(values.begin() + i * dim,
+                                                     values.begin() + (i + 1) * dim)});
+    }
+    if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
+      CheckpointFailed(s);
+  }
+  w.Barrier();  // every node's part is durable
+  if (lead) {
+    CheckpointManifest m;
+    m.nodes = w.num_nodes();
+    m.workers = config_.workers;
+    m.epoch = epochs_done;
+    m.clock = workload_.StartClock() + w.clock();
+    m.workload = config_.workload;
+    m.fingerprint = Fingerprint(config_);
+    if (Status s = CommitCheckpoint(dir, m); !s.ok()) CheckpointFailed(s);
+  }
+  w.Barrier();  // the checkpoint is published before training goes on
+}
+
 void ZipfJob::RunWorker(Worker& w) {
-  workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr);
+  if (resume_.has_value()) Restore(w);
+  ZipfWorkload::EpochEnd on_epoch_end;
+  if (config_.checkpoint_every > 0) {
+    on_epoch_end = [this](Worker& w, uint32_t epochs_done) {
+      if (epochs_done % config_.checkpoint_every == 0) Checkpoint(w, epochs_done);
+    };
+  }
+  workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
   const ZipfOptions& z = workload_.options();
-  samples_.fetch_add(uint64_t{z.epochs} * z.batches_per_epoch * z.batch_size);
+  samples_.fetch_add(uint64_t{z.epochs - z.start_epoch} * z.batches_per_epoch * z.batch_size);
   // The workload ended with a barrier: every node's training traffic is done.
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   if (!z.verify) return;

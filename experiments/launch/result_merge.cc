@@ -5,8 +5,12 @@
 
 namespace augur {
 
-Result<nlohmann::json> MergeRankResults(const std::vector<nlohmann::json>& ranks) {
-  if (ranks.empty()) return Status::Error("no rank results to merge");
+namespace {
+
+// May throw nlohmann::json::exception on a field of the wrong type (a rank's
+// result.json is input from another process: fuzzing found "rank": [0.5]
+// terminating `augur launch`); MergeRankResults turns that into a Status.
+Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   nlohmann::json m = ranks[0];
   m.erase("rank");
   m["backend"] = "tcp";
@@ -58,6 +62,18 @@ Result<nlohmann::json> MergeRankResults(const std::vector<nlohmann::json>& ranks
     if (!detail.empty()) m["verify_detail"] = detail;
   }
   return m;
+}
+
+}  // namespace
+
+Result<nlohmann::json> MergeRankResults(const std::vector<nlohmann::json>& ranks) {
+  if (ranks.empty()) return Status::Error("no rank results to merge");
+  try {
+    return MergeChecked(ranks);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed rank result (a field has the wrong type): ") +
+                         e.what());
+  }
 }
 
 Result<std::vector<nlohmann::json>> ReadRankResults(const std::string& dir, uint32_t nodes) {

@@ -64,9 +64,12 @@ uint32_t ZipfWorkload::GlobalWorker(const Worker& w) const {
 }
 
 void ZipfWorkload::BatchKeys(uint32_t g, Clock c, std::vector<Key>* out) const {
+  BatchKeysOf(uint64_t{nodes_} * workers_per_node_, g, c, out);
+}
+
+void ZipfWorkload::BatchKeysOf(uint64_t workers, uint32_t g, Clock c, std::vector<Key>* out) const {
   Rng rng(DeriveSeed(options_.seed, g, static_cast<uint64_t>(c)));
   const uint64_t n = options_.keys;
-  const uint64_t workers = uint64_t{nodes_} * workers_per_node_;
   const uint64_t range_begin = n * g / workers;
   const uint64_t range_size = std::max<uint64_t>(1, n * (g + 1) / workers - range_begin);
   auto own_range = [&] {
@@ -97,31 +100,34 @@ float ZipfWorkload::Update(uint32_t g, Clock c, uint32_t j) {
   return static_cast<float>(1 + DeriveSeed(g, static_cast<uint64_t>(c), j) % 3);
 }
 
-void ZipfWorkload::RunWorker(Worker& w, EpochLog* log) const {
+void ZipfWorkload::RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_end) const {
   const uint32_t g = GlobalWorker(w);
   const uint32_t dim = options_.dim;
-  const Clock total = Clock{options_.epochs} * options_.batches_per_epoch;
+  // Worker clocks start at 0; the stream (keys, updates) continues at StartClock().
+  const Clock start = StartClock();
+  const Clock total = Clock{options_.epochs - std::min(options_.start_epoch, options_.epochs)} *
+                      options_.batches_per_epoch;
   const bool records = w.node_id() == 0 && w.id() == 0 && log != nullptr;
   std::vector<Key> keys, ahead;
   std::vector<float> values(size_t{options_.batch_size} * dim), updates(values.size());
   auto signal = [&](Clock c) {
     if (options_.lookahead == 0 || c >= total) return;
-    BatchKeys(g, c, &ahead);
+    BatchKeys(g, start + c, &ahead);
     w.Intent(ahead, c, c + 1);
   };
   for (Clock c = 0; c < std::min<Clock>(options_.lookahead, total); ++c) signal(c);
   double epoch_start = w.Now();
-  for (uint32_t e = 0; e < options_.epochs; ++e) {
+  for (uint32_t e = options_.start_epoch; e < options_.epochs; ++e) {
     for (uint32_t b = 0; b < options_.batches_per_epoch; ++b) {
       const Clock c = w.clock();
       signal(c + options_.lookahead);
-      BatchKeys(g, c, &keys);
+      BatchKeys(g, start + c, &keys);
       w.Wait(w.Pull(keys, values));
       w.Compute(options_.compute_seconds_per_key * keys.size());
       for (uint32_t j = 0; j < keys.size(); ++j) {
         float* u = &updates[size_t{j} * dim];
         if (options_.verify) {
-          const float base = Update(g, c, j);
+          const float base = Update(g, start + c, j);
           for (uint32_t d = 0; d < dim; ++d) u[d] = base * static_cast<float>(1 + d % 2);
         } else {
           // A gradient-like step: shrink the value towards a target (real work on TCP).
@@ -138,20 +144,47 @@ void ZipfWorkload::RunWorker(Worker& w, EpochLog* log) const {
       log->epoch_seconds.push_back(now - epoch_start);
       epoch_start = now;
     }
+    if (on_epoch_end) on_epoch_end(w, e + 1);
+    if (records) epoch_start = w.Now();  // a checkpoint is not training time
   }
 }
 
-void ZipfWorkload::ComputeExpectedSums() {
-  const uint32_t workers = nodes_ * workers_per_node_;
-  const Clock total = Clock{options_.epochs} * options_.batches_per_epoch;
+template <typename F>
+void ZipfWorkload::ForEachBatch(Clock end, F&& f) const {
+  const Clock start = StartClock();
   std::vector<Key> keys;
-  for (uint32_t g = 0; g < workers; ++g) {
-    for (Clock c = 0; c < total; ++c) {
-      BatchKeys(g, c, &keys);
-      for (uint32_t j = 0; j < keys.size(); ++j)
-        expected_[keys[j]] += static_cast<uint64_t>(Update(g, c, j));
+  for (int part = 0; part < 2; ++part) {
+    const uint32_t nodes = part == 0 && options_.prior_nodes ? options_.prior_nodes : nodes_;
+    const uint32_t per_node =
+        part == 0 && options_.prior_workers ? options_.prior_workers : workers_per_node_;
+    const uint64_t workers = uint64_t{nodes} * per_node;
+    const Clock from = part == 0 ? 0 : start;
+    const Clock to = part == 0 ? std::min(start, end) : end;
+    for (uint32_t g = 0; g < workers; ++g) {
+      for (Clock c = from; c < to; ++c) {
+        BatchKeysOf(workers, g, c, &keys);
+        f(g, c, keys);
+      }
     }
   }
+}
+
+std::vector<Key> ZipfWorkload::KeysAccessedBefore(Clock end) const {
+  std::vector<Key> all;
+  ForEachBatch(end, [&](uint32_t, Clock, const std::vector<Key>& keys) {
+    all.insert(all.end(), keys.begin(), keys.end());
+  });
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
+void ZipfWorkload::ComputeExpectedSums() {
+  const Clock total = Clock{options_.epochs} * options_.batches_per_epoch;
+  ForEachBatch(total, [&](uint32_t g, Clock c, const std::vector<Key>& keys) {
+    for (uint32_t j = 0; j < keys.size(); ++j)
+      expected_[keys[j]] += static_cast<uint64_t>(Update(g, c, j));
+  });
 }
 
 uint64_t ZipfWorkload::VerifyNode(Worker& w, std::string* detail) const {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,11 @@ struct ZipfOptions {
   uint64_t seed = 1;
   // Modelled compute per key access (charged via Worker::Compute).
   double compute_seconds_per_key = 50e-9;
+  // Resume from a checkpoint (issue 7): epochs already done, and the shape
+  // (nodes x workers per node) of the run that did them; 0 = this run's shape.
+  uint32_t start_epoch = 0;
+  uint32_t prior_nodes = 0;
+  uint32_t prior_workers = 0;
 };
 
 // What one node's worker 0 saw: epoch times (node 0 only) and verification.
@@ -74,14 +80,30 @@ class ZipfWorkload {
   // hot and mixed; for uniform and partitioned all keys are equally likely).
   std::vector<Key> HotKeys(uint64_t count) const;
 
-  // Trains on this worker's stream; worker 0 of node 0 appends epoch times to log.
-  void RunWorker(Worker& w, EpochLog* log) const;
+  // Stream clock of the first batch this run trains (start_epoch * batches).
+  Clock StartClock() const { return Clock{options_.start_epoch} * options_.batches_per_epoch; }
+  // Every key accessed at stream clocks < end (by the prior shape before
+  // StartClock(), by this run's after), sorted.
+  std::vector<Key> KeysAccessedBefore(Clock end) const;
+
+  // Called by every worker after the barrier that ends an epoch; `epochs_done`
+  // counts from the start of the whole (possibly resumed) training.
+  using EpochEnd = std::function<void(Worker& w, uint32_t epochs_done)>;
+  // Trains epochs start_epoch..epochs-1 of this worker's stream; worker 0 of
+  // node 0 appends epoch times to log.
+  void RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_end = {}) const;
   // After the final barrier, run by one worker per node: checks the keys whose
   // home is this node. Returns the number of mismatching keys and fills `detail`.
   uint64_t VerifyNode(Worker& w, std::string* detail) const;
 
  private:
   uint32_t GlobalWorker(const Worker& w) const;
+  // BatchKeys for a run of `workers` global workers.
+  void BatchKeysOf(uint64_t workers, uint32_t g, Clock c, std::vector<Key>* out) const;
+  // Calls f(g, c, keys) for every batch at stream clocks < end, in each
+  // clock's shape (prior before StartClock()).
+  template <typename F>
+  void ForEachBatch(Clock end, F&& f) const;
   void ComputeExpectedSums();
 
   ZipfOptions options_;

@@ -49,6 +49,28 @@ TEST_CASE("rank results merge into one cluster result", "[tcp][launch]") {
   CHECK_FALSE(MergeRankResults({Rank(1, 1, 1, 1, true)}).ok());  // not rank 0's
 }
 
+// Regression (issue 7, found by tests/fuzz rank_results): a rank result with a
+// field of the wrong type threw nlohmann::json::type_error through
+// MergeRankResults and terminated `augur launch`.
+TEST_CASE("rank results with mistyped fields are refused, not thrown", "[tcp][launch]") {
+  nlohmann::json fuzzed = Rank(0, 100, 30, 10, true);
+  fuzzed["rank"] = nlohmann::json::parse("[0.5]");  // the fuzzer's crashing input
+  nlohmann::json tcp_number = Rank(0, 100, 30, 10, true);
+  tcp_number["config"]["tcp"] = 5;
+  nlohmann::json detail_number = Rank(1, 50, 10, 50, false);
+  detail_number["verify_detail"] = 3;
+  nlohmann::json bytes_text = Rank(1, 50, 10, 50, true);
+  bytes_text["bytes_sent"] = "many";
+  for (const auto& ranks : {std::vector{fuzzed, Rank(1, 50, 10, 50, true)},
+                            std::vector{tcp_number, Rank(1, 50, 10, 50, true)},
+                            std::vector{Rank(0, 100, 30, 10, true), detail_number},
+                            std::vector{Rank(0, 100, 30, 10, true), bytes_text}}) {
+    Result<nlohmann::json> m = MergeRankResults(ranks);
+    REQUIRE_FALSE(m.ok());
+    CHECK_THAT(m.status().message(), Catch::Contains("wrong type"));
+  }
+}
+
 TEST_CASE("hostfile slots expand to ranks", "[tcp][launch]") {
   const std::string path = "hostfile_test_" + std::to_string(::getpid()) + ".txt";
   {
