@@ -12,6 +12,7 @@
 namespace augur {
 namespace {
 
+using testing::CheckSums;
 using testing::JitteryCluster;
 
 LoopbackOptions Storm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy,
@@ -71,17 +72,7 @@ void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string
                 if (w.id() == 0) w.WaitSync();
                 w.Barrier();
                 if (w.id() == 0) w.WaitSync();
-                if (w.node_id() == nodes - 1 && w.id() == 0) {
-                  std::vector<Key> all;
-                  for (const auto& [key, v] : expected) all.push_back(key);
-                  std::vector<float> out(all.size() * 2);
-                  w.Wait(w.Pull(all, out));
-                  for (size_t i = 0; i < all.size(); ++i) {
-                    CHECK(out[2 * i] == static_cast<float>(expected[all[i]]));
-                    CHECK(out[2 * i + 1] == static_cast<float>(expected[all[i]]));
-                    ++checked;
-                  }
-                }
+                if (w.node_id() == nodes - 1 && w.id() == 0) checked += CheckSums(w, expected);
                 w.Barrier();
               })
               .ok());

@@ -2,8 +2,12 @@
 // with a jittery network, so every seed gives another message interleaving.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <cstdint>
+#include <map>
+#include <vector>
 
+#include "core/api/worker.h"
 #include "core/testing/loopback_cluster.h"
 
 namespace augur::testing {
@@ -18,6 +22,20 @@ inline LoopbackOptions JitteryCluster(uint32_t nodes, uint32_t workers, uint64_t
   o.network.jitter_seconds = 50e-6;  // >> latency: heavy reordering across senders
   o.network.seed = seed;
   return o;
+}
+
+// Pulls every key of `expected` (two elements each, both expected to hold the
+// key's sum) through `w` and checks it; returns the number of keys checked.
+inline uint64_t CheckSums(Worker& w, const std::map<Key, double>& expected) {
+  std::vector<Key> keys;
+  for (const auto& [key, sum] : expected) keys.push_back(key);
+  std::vector<float> out(keys.size() * 2);
+  w.Wait(w.Pull(keys, out));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    CHECK(out[2 * i] == static_cast<float>(expected.at(keys[i])));
+    CHECK(out[2 * i + 1] == static_cast<float>(expected.at(keys[i])));
+  }
+  return keys.size();
 }
 
 }  // namespace augur::testing
