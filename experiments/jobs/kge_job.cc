@@ -7,7 +7,7 @@ constexpr uint32_t kEvalThreads = 2;
 }  // namespace
 
 KgeJob::KgeJob(const RunConfig& config, std::unique_ptr<KgeTask> task)
-    : BatchJob(config), task_(std::move(task)) {
+    : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
 }
 

@@ -3,7 +3,7 @@
 namespace augur {
 
 MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
-    : BatchJob(config), task_(std::move(task)) {
+    : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
 }
 

@@ -3,7 +3,7 @@
 namespace augur {
 
 WvJob::WvJob(const RunConfig& config, std::unique_ptr<WvTask> task)
-    : BatchJob(config), task_(std::move(task)) {
+    : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
 }
 

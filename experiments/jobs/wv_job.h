@@ -9,32 +9,21 @@
 
 #include <memory>
 
-#include "experiments/jobs/batch_job.h"
+#include "experiments/jobs/task_job.h"
 #include "experiments/workloads/wv_task.h"
 
 namespace augur {
 
-class WvJob final : public BatchJob {
+class WvJob final : public TaskJob<WvTask> {
  public:
   WvJob(const RunConfig& config, std::unique_ptr<WvTask> task);
 
  protected:
-  ValueLayout Layout() const override { return task_->Layout(); }
-  OptimizerConfig Optimizer() const override { return task_->Optimizer(); }
-  void InitRow(Key key, std::span<float> row) const override { task_->InitRow(key, row); }
-  uint32_t RowLength() const override { return task_->dim(); }
-  uint32_t BatchSize() const override { return task_->options().batch_size; }
-  double ComputeSecondsPerItem() const override {
-    return task_->options().compute_seconds_per_sample;
-  }
   void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                   std::vector<Key>* keys) const override;
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
                         BatchRows& rows) const override;
   nlohmann::json Evaluate(Worker& w) const override;
-
- private:
-  std::unique_ptr<WvTask> task_;
 };
 
 }  // namespace augur

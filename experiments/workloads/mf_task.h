@@ -35,6 +35,7 @@ class MfTask {
   const MfDataset& data() const { return data_; }
   const MfOptions& options() const { return options_; }
   uint32_t rank() const { return options_.rank; }
+  uint32_t row_length() const { return options_.rank; }  // floats per row
   static Key RowKey(uint32_t r) { return r; }
   static Key ColumnKey(uint32_t c) { return kColumnKeyBase + c; }
 

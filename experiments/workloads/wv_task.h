@@ -44,6 +44,7 @@ class WvTask {
   const TextCorpus& corpus() const { return corpus_; }
   const WvOptions& options() const { return options_; }
   uint32_t dim() const { return options_.dim; }
+  uint32_t row_length() const { return options_.dim; }  // floats per row
   static Key InputKey(uint32_t w) { return w; }
   static Key OutputKey(uint32_t w) { return kOutputKeyBase + w; }
   // Training sentences (indices into the corpus).
