@@ -111,9 +111,35 @@ void Node::SendMessage(NodeId to, const Message& m) {
   runtime_.Send(to, std::move(frame));
 }
 
-void Node::Flush(Effects& fx) {
-  for (auto& [to, m] : fx.out.messages()) SendMessage(to, m);
+void Node::StageSends(Effects& fx) {
+  for (auto& entry : fx.out.messages()) send_queue_.push_back(std::move(entry));
   fx.out.messages().clear();
+}
+
+void Node::SendQueued() {
+  std::vector<std::pair<NodeId, Message>> batch;
+  {
+    LockGuard<Mutex> g(*mu_);
+    if (sending_ || send_queue_.empty()) return;  // the thread sending now takes ours too
+    sending_ = true;
+  }
+  for (;;) {
+    {
+      LockGuard<Mutex> g(*mu_);
+      batch.clear();
+      batch.swap(send_queue_);
+      if (batch.empty()) {
+        sending_ = false;
+        return;
+      }
+    }
+    for (const auto& [to, m] : batch) SendMessage(to, m);
+  }
+}
+
+void Node::Flush(Effects& fx) {
+  AUGUR_CHECK(fx.out.empty(), "messages built outside an EngineLock would leave out of order");
+  SendQueued();
   fx.wake.Fire();
   if (fx.arm_timer) EnsureTimer();
 }
@@ -130,7 +156,7 @@ void Node::EnsureTimer() {
 uint64_t Node::BeginOp(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len) {
   const uint64_t id = next_op_id_++;
   ops_.emplace(id, PendingOp{w, kind, keys, out, out_len});
-  ++outstanding_[w];
+  if (w != kNoWorker) ++outstanding_[w];
   return id;
 }
 
@@ -159,6 +185,7 @@ void Node::CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx) {
   if (op.remaining_keys > 0) return;
   const WorkerId w = op.worker;
   ops_.erase(it);
+  if (w == kNoWorker) return;
   --outstanding_[w];
   if (waiting_[w]) fx->wake.parkers.push_back(workers_[w]->parker_.get());
 }
@@ -167,12 +194,18 @@ void Node::OnTimer(uint64_t timer_id) {
   if (timer_id != kSyncTimer) return;
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     for (WorkerId w = 0; w < workers_.size(); ++w) {
       timing_.OnSyncRound(w, clocks_[w]);
       ActOnIntents(w, &fx);  // the window may have grown
     }
-    SyncRound(/*op_id=*/0, &fx);
+    // Flow control: a round starts only once the previous one was answered,
+    // so a sync period shorter than the network needs cannot pile up deltas
+    // in the send queues; rounds then run as fast as the round trip allows.
+    if (!replicas_.empty() && ops_.count(timer_round_op_) == 0) {
+      timer_round_op_ = BeginOp(kNoWorker, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
+      SyncRound(timer_round_op_, &fx);
+    }
   }
   Flush(fx);
   runtime_.SetTimer(sync_period_seconds_, kSyncTimer);
@@ -234,7 +267,7 @@ Status Node::HandleResponse(const Message& m) {
   }
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     auto it = ops_.find(m.op_id);
     if (it == ops_.end()) {
       return Status::Error(From(m) + ": unknown operation " + std::to_string(m.op_id));
@@ -272,7 +305,7 @@ Status Node::HandleResponse(const Message& m) {
 void Node::ArriveAtBarrier(WorkerId /*w*/, uint64_t* generation_out) {
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     const uint64_t gen = barrier_generation_;
     *generation_out = gen;
     if (++barrier_arrived_ == workers_.size()) {
@@ -308,7 +341,7 @@ bool Node::BarrierReleased(uint64_t generation) {
 Status Node::HandleBarrier(const Message& m) {
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     if (m.type == MessageType::kBarrierArrive) {
       if (self_ != 0) return Status::Error(From(m) + ": only node 0 coordinates barriers");
       if (m.aux < barrier_released_)

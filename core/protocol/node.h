@@ -7,7 +7,13 @@
 // in-transfer queues, replica bookkeeping, intents, barrier) is guarded by one
 // runtime-provided Mutex whose critical sections never call into the runtime:
 // messages and wake-ups are collected under the lock (Outbox, Wakeups) and
-// issued after it is released.
+// issued after it is released. Messages leave the node in the order they were
+// built, whichever thread built them: each critical section moves its
+// messages to one node-wide send queue before unlocking (EngineLock), and one
+// thread at a time drains that queue. The relocation protocol depends on it:
+// a hand-over must reach the home before a later request for the same key
+// from the same node, even when a worker builds the request while the
+// protocol thread is still sending the hand-over.
 //
 // Techniques (REFERENCE §2), chosen per key by the Policy:
 //  - classic: every key lives at HomeNode(key), created there on first touch;
@@ -85,8 +91,10 @@ class Node {
 
  private:
   friend class Worker;
+  // The owner of a timer-driven sync round's PendingOp (no worker waits for it).
+  static constexpr WorkerId kNoWorker = ~WorkerId{0};
   struct PendingOp {
-    WorkerId worker;
+    WorkerId worker;  // kNoWorker: a timer sync round
     MessageType kind;
     uint64_t remaining_keys;
     float* out;  // pulls only
@@ -127,12 +135,34 @@ class Node {
   };
   static constexpr uint64_t kSyncTimer = 1;
 
+  // The engine lock for one engine call that builds `fx`. On scope exit,
+  // still under the lock, the messages in fx.out join the send queue, so the
+  // queue holds every message in the order it was built. Then Flush(fx).
+  class EngineLock {
+   public:
+    EngineLock(Node& node, Effects& fx) : node_(node), fx_(fx) { node_.mu_->lock(); }
+    ~EngineLock() {
+      node_.StageSends(fx_);
+      node_.mu_->unlock();
+    }
+    EngineLock(const EngineLock&) = delete;
+    EngineLock& operator=(const EngineLock&) = delete;
+
+   private:
+    Node& node_;
+    Effects& fx_;
+  };
+
   // --- node.cc: operations and barrier (worker side).
   uint64_t BeginOp(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len);
   bool OpDone(uint64_t op_id);
   void SetWaiting(WorkerId w, bool waiting);
   bool WorkerIdle(WorkerId w);
-  void Flush(Effects& fx);  // sends and wakes; REQUIRES: lock not held
+  // Sends what is queued, wakes, arms the timer. REQUIRES: lock not held and
+  // fx staged (built under an EngineLock).
+  void Flush(Effects& fx);
+  void StageSends(Effects& fx);  // REQUIRES: lock held
+  void SendQueued();             // REQUIRES: lock not held
   void SendMessage(NodeId to, const Message& m);
   void ArriveAtBarrier(WorkerId w, uint64_t* generation_out);
   bool BarrierReleased(uint64_t generation);
@@ -198,6 +228,9 @@ class Node {
   IntentTable intents_;
   ActionTiming timing_;
   bool timer_armed_ = false;
+  uint64_t timer_round_op_ = 0;  // the last timer sync round; a new one waits until it completes
+  std::vector<std::pair<NodeId, Message>> send_queue_;  // built, not yet sent; in order
+  bool sending_ = false;  // a thread is draining send_queue_ (it sends what others queue)
   std::unordered_map<Key, Owner> directory_;              // at home: owner when not here
   std::unordered_map<Key, NodeId> location_cache_;        // last seen owner elsewhere
   std::unordered_map<Key, std::vector<Item>> incoming_;   // requested, not arrived

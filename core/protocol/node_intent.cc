@@ -14,7 +14,7 @@ void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Cloc
   counters_.intent_keys.fetch_add(keys.size(), std::memory_order_relaxed);
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     intents_.Add(w, keys, start, end);
     ActOnIntents(w, &fx);
     // Sync rounds also re-estimate the action window.
@@ -26,7 +26,7 @@ void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Cloc
 void Node::RecordClock(WorkerId w, Clock clock) {
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     clocks_[w] = clock;
     ActOnIntents(w, &fx);
   }

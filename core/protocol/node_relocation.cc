@@ -90,7 +90,7 @@ Status Node::HandleOwnerUpdate(const Message& m) {
     return Status::Error("owner-update from node " + std::to_string(m.src) + ": malformed");
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       if (HomeOf(k) != self_) {
@@ -123,7 +123,7 @@ Status Node::HandleHandover(const Message& m) {
     return Status::Error("handover from node " + std::to_string(m.src) + ": malformed");
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     const float* row = m.values.data();
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
@@ -150,7 +150,7 @@ Status Node::HandleReplicaGrant(const Message& m) {
   if (Status s = CheckValueCount(m, true); !s.ok()) return s;
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     const float* row = m.values.data();
     for (Key k : m.keys) {
       if (HasMain(k)) {

@@ -56,7 +56,7 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
 }
 
 uint64_t Node::StartWaitSync(WorkerId w, Effects* fx) {
-  LockGuard<Mutex> g(*mu_);
+  EngineLock g(*this, *fx);
   if (replicas_.empty()) return 0;
   const uint64_t op = BeginOp(w, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
   SyncRound(op, fx);
@@ -109,7 +109,7 @@ Status Node::HandleSyncResponse(const Message& m) {
   if (Status s = CheckValueCount(m, true); !s.ok()) return s;
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     const float* row = m.values.data();
     const bool additive = store_.optimizer().kind == OptimizerKind::kSum;
     for (Key k : m.keys) {

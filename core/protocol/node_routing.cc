@@ -45,7 +45,7 @@ Ticket Node::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
   Effects fx;
   uint64_t op = 0;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     op = BeginOp(w, type, missing.size(), out.data(), out.size());
     for (uint32_t idx : missing) {
       const Key k = keys[idx];
@@ -88,7 +88,7 @@ Status Node::HandleRequest(const Message& m) {
   }
   Effects fx;
   {
-    LockGuard<Mutex> g(*mu_);
+    EngineLock g(*this, fx);
     const float* at = m.values.data();
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];

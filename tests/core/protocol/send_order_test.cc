@@ -1,0 +1,139 @@
+// What leaves a node, and when (core/protocol/node.h):
+//  - messages leave in the order they were built, whichever context built
+//    them. With real threads a worker can build a message while the protocol
+//    thread is between unlocking and sending its own; a scripted runtime
+//    stages that interleaving deterministically by running a worker call
+//    from inside the first Send() of a protocol handler;
+//  - a timer sync round starts only once the previous one was answered.
+#include <catch2/catch.hpp>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/codec/codec.h"
+#include "core/policy/relocate_policy.h"
+#include "core/protocol/home.h"
+#include "core/protocol/node.h"
+#include "core/runtime/checked_mutex.h"
+
+namespace augur {
+namespace {
+
+class NoopParker final : public Parker {
+ public:
+  void Park() override {}
+  void Unpark() override {}
+};
+
+// One node's runtime: records every frame sent; `on_first_send` runs (once)
+// at the first Send, standing in for another thread that acts right then.
+class ScriptedRuntime final : public Runtime {
+ public:
+  ScriptedRuntime(NodeId self, uint32_t nodes) : self_(self), nodes_(nodes) {}
+  NodeId self() const override { return self_; }
+  uint32_t num_nodes() const override { return nodes_; }
+  void Send(NodeId to, std::vector<uint8_t> frame) override {
+    Result<Message> m = Decode(frame);
+    REQUIRE(m.ok());
+    sent.emplace_back(to, m->type);
+    messages.push_back(*m);
+    if (on_first_send) std::exchange(on_first_send, nullptr)();
+  }
+  double Now() override { return 0; }
+  void Compute(double) override {}
+  void SetTimer(double, uint64_t) override {}
+  std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
+  std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoopParker>(); }
+
+  std::vector<std::pair<NodeId, MessageType>> sent;
+  std::vector<Message> messages;
+  std::function<void()> on_first_send;
+
+ private:
+  NodeId self_;
+  uint32_t nodes_;
+};
+
+Key KeyHomedAt(NodeId home, uint32_t nodes) {
+  for (Key k = 1;; ++k)
+    if (HomeNode(k, nodes) == home) return k;
+}
+
+Status Deliver(Node& node, const Message& m) { return node.OnMessage(m.src, Encode(m)); }
+
+TEST_CASE("a worker's request built during a hand-over leaves after it", "[protocol]") {
+  // Node 1 holds key k (homed at node 0), hands it home on node 0's request,
+  // and its worker signals intent for k while the hand-over is being sent.
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
+  NodeOptions o;
+  o.workers = 1;
+  o.layout = ValueLayout(2);
+  o.policy = std::make_shared<RelocatePolicy>();
+  o.act_immediately = true;
+  Node node(o, rt);
+  const Key k = KeyHomedAt(0, 2);
+
+  Message arrive{MessageType::kHandover, 0, 0, 0, 0, {k}, {1}, {1.0f, 2.0f}};
+  REQUIRE(Deliver(node, arrive).ok());
+  REQUIRE(node.store().Contains(k));
+  rt.sent.clear();
+
+  rt.on_first_send = [&] {
+    const std::vector<Key> keys{k};
+    node.worker(0).Intent(keys, 0, 10);  // k is gone: the node asks for it back
+  };
+  Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {k}, {}, {}};
+  REQUIRE(Deliver(node, want).ok());
+
+  // The home must see the owner update and the hand-over before the request
+  // for k again; otherwise it bounces the request back to node 1, which then
+  // waits for a key nobody sends.
+  const std::vector<std::pair<NodeId, MessageType>> expected{
+      {0, MessageType::kOwnerUpdate},
+      {0, MessageType::kHandover},
+      {0, MessageType::kLocalizeRequest},
+  };
+  CHECK(rt.sent == expected);
+  CHECK_FALSE(node.store().Contains(k));
+}
+
+TEST_CASE("a timer sync round waits until the previous one is answered", "[protocol]") {
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
+  NodeOptions o;
+  o.workers = 1;
+  o.layout = ValueLayout(2);
+  o.policy = std::make_shared<RelocatePolicy>();
+  o.act_immediately = true;
+  Node node(o, rt);
+  const Key k = KeyHomedAt(0, 2);
+  const std::vector<Key> keys{k};
+  node.worker(0).Intent(keys, 0, 1000);  // keeps the replica from being dropped
+  Message grant{MessageType::kReplicaGrant, 0, 0, 0, 0, {k}, {}, {1.0f, 2.0f}};
+  REQUIRE(Deliver(node, grant).ok());
+  const std::vector<float> delta{0.5f, 0.5f};
+  node.worker(0).Wait(node.worker(0).Push(keys, delta));
+  rt.messages.clear();
+
+  auto sync_requests = [&] {
+    int n = 0;
+    for (const Message& m : rt.messages) n += m.type == MessageType::kSyncRequest;
+    return n;
+  };
+  node.OnTimer(1);
+  REQUIRE(sync_requests() == 1);
+  const Message first = rt.messages.back();
+  CHECK(first.values == delta);
+  node.OnTimer(1);  // unanswered: no second round, the delta stays here
+  node.OnTimer(1);
+  CHECK(sync_requests() == 1);
+
+  Message answer{MessageType::kSyncResponse, 0, 0, first.op_id, 0, {k}, {}, {1.5f, 2.5f}};
+  REQUIRE(Deliver(node, answer).ok());
+  node.OnTimer(1);
+  CHECK(sync_requests() == 2);
+  CHECK(node.PendingOperations() == 1);  // the new round, until it is answered
+}
+
+}  // namespace
+}  // namespace augur
