@@ -47,6 +47,7 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
     counters_.replica_syncs.fetch_add(1, std::memory_order_relaxed);
     ++n;
     if (drop) {
+      counters_.replicas_dropped.fetch_add(1, std::memory_order_relaxed);
       it = replicas_.erase(it);
     } else {
       ++it;

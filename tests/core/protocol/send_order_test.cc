@@ -135,5 +135,33 @@ TEST_CASE("a timer sync round waits until the previous one is answered", "[proto
   CHECK(node.PendingOperations() == 1);  // the new round, until it is answered
 }
 
+TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[protocol]") {
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
+  NodeOptions o;
+  o.workers = 1;
+  o.layout = ValueLayout(2);
+  o.policy = std::make_shared<RelocatePolicy>();
+  o.act_immediately = true;
+  Node node(o, rt);
+  const Key k = KeyHomedAt(0, 2);
+  const std::vector<Key> keys{k};
+  node.worker(0).Intent(keys, 0, 1);
+  Message grant{MessageType::kReplicaGrant, 0, 0, 0, 0, {k}, {}, {1.0f, 2.0f}};
+  REQUIRE(Deliver(node, grant).ok());
+  node.OnTimer(1);  // intent still active: kept
+  CHECK(node.store().Contains(k));
+  CHECK(node.Metrics().replicas_dropped == 0);
+  Message answer{MessageType::kSyncResponse, 0, 0, rt.messages.back().op_id, 0, {k}, {}, {1, 2}};
+  REQUIRE(Deliver(node, answer).ok());
+  node.worker(0).AdvanceClock();  // the signal [0, 1) ends
+  node.OnTimer(1);
+  CHECK_FALSE(node.store().Contains(k));
+  CHECK(rt.messages.back().type == MessageType::kSyncRequest);
+  CHECK((rt.messages.back().slots.at(0) & kDropBit) != 0);
+  const MetricsSnapshot m = node.Metrics();
+  CHECK(m.replicas_created == 1);
+  CHECK(m.replicas_dropped == 1);
+}
+
 }  // namespace
 }  // namespace augur
