@@ -120,7 +120,9 @@ void BatchJob::RunWorker(Worker& w) {
       stats.samples += s.samples;
       stats.sampled += s.sampled;
       stats.sampled_key_sum += s.sampled_key_sum;
-      w.Compute(ComputeSecondsPerItem() * static_cast<double>(n));
+      // Per training sample, as calibrated from the baseline (result.samples):
+      // wv's items are sentences, its samples their tokens.
+      w.Compute(ComputeSecondsPerSample() * static_cast<double>(s.samples));
       w.AdvanceClock();
     }
     rows.Finish(w);

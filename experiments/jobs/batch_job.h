@@ -12,11 +12,12 @@
 // for the batch of clock c; the node's sampling scheme, --sampling, draws
 // them from the workload's NegativeDistribution()), then TrainBatch() pulls
 // (negatives through Worker::PullSample on the handle), computes and pushes, charges modelled
-// compute (Worker::Compute, compute_seconds_per_sample per item) and advances its clock; a barrier
-// ends every epoch. Afterwards worker 0 of every node snapshots its node's metrics, and node 0's
-// worker 0 pulls the whole model and evaluates it (not counted in the epoch times or the metrics).
-// Threading (Job contract): RunWorker runs concurrently for all workers;
-// each writes only its own slots; Report runs after all returned.
+// compute (Worker::Compute, compute_seconds_per_sample per training sample: triple, rating, token
+// of a wv sentence) and advances its clock; a barrier ends every epoch. Afterwards worker 0 of
+// every node snapshots its node's metrics, and node 0's worker 0 pulls the whole model and
+// evaluates it (not counted in the epoch times or the metrics). Threading (Job contract): RunWorker
+// runs concurrently for all workers; each writes only its own slots; Report runs after all
+// returned.
 #pragma once
 
 #include <atomic>
@@ -61,7 +62,7 @@ class BatchJob : public Job {
   virtual void InitRow(Key key, std::span<float> row) const = 0;
   virtual uint32_t RowLength() const = 0;
   virtual uint32_t BatchSize() const = 0;
-  virtual double ComputeSecondsPerItem() const = 0;
+  virtual double ComputeSecondsPerSample() const = 0;
   // Keys the batch will access that are known ahead (negatives excluded).
   virtual void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                           std::vector<Key>* keys) const = 0;
