@@ -36,28 +36,26 @@ SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock en
     for (Key& key : p.keys) key = options_.draw(rng_);
     w.Intent(p.keys, start, end);
   } else if (options_.scheme == SampleScheme::kPool) {
-    RefillPool(w, k, start, end);
+    TakeFromPool(k, &p.keys);
+    w.Intent(p.keys, start, end);
   }
   const uint64_t id = next_id_++;
   prepared_.emplace(id, std::move(p));
   return SampleHandle{id};
 }
 
-void WorkerSampler::RefillPool(Worker& w, uint32_t k, Clock start, Clock end) {
-  // Replace exhausted entries (and grow the pool to k) with fresh draws whose
-  // intent covers the requested window.
-  std::vector<Key> fresh;
-  for (PoolEntry& e : pool_) {
-    if (e.uses_left == 0) {
-      e = PoolEntry{options_.draw(rng_), options_.reuse};
-      fresh.push_back(e.key);
-    }
+void WorkerSampler::TakeFromPool(uint32_t k, std::vector<Key>* keys) {
+  // The pool holds at least k entries; round-robin over it, an exhausted
+  // entry is replaced by a fresh draw. Keys are taken here, at prepare time,
+  // so the intent signalled for them covers every use, reused or fresh.
+  while (pool_.size() < k) pool_.push_back(PoolEntry{options_.draw(rng_), options_.reuse});
+  keys->resize(k);
+  for (Key& key : *keys) {
+    PoolEntry& e = pool_[pool_next_++ % pool_.size()];
+    if (e.uses_left == 0) e = PoolEntry{options_.draw(rng_), options_.reuse};
+    key = e.key;
+    --e.uses_left;
   }
-  while (pool_.size() < k) {
-    pool_.push_back(PoolEntry{options_.draw(rng_), options_.reuse});
-    fresh.push_back(pool_.back().key);
-  }
-  if (!fresh.empty()) w.Intent(fresh, start, end);
 }
 
 Key WorkerSampler::DrawLocal(Worker& w) {
@@ -80,16 +78,8 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
       for (Key& key : *keys_out) key = options_.draw(rng_);
       break;
     case SampleScheme::kPreloc:
-      *keys_out = std::move(p.keys);
-      break;
     case SampleScheme::kPool:
-      for (Key& key : *keys_out) {
-        // Round-robin over the pool; an exhausted entry is redrawn in place.
-        PoolEntry& e = pool_[pool_next_++ % pool_.size()];
-        if (e.uses_left == 0) e = PoolEntry{options_.draw(rng_), options_.reuse};
-        key = e.key;
-        --e.uses_left;
-      }
+      *keys_out = std::move(p.keys);  // taken at prepare time
       break;
     case SampleScheme::kLocal:
       for (Key& key : *keys_out) key = DrawLocal(w);

@@ -6,8 +6,11 @@
 //   naive   draw at pull time, ordinary pull (remote as needed)     exact
 //   preloc  draw at prepare time and signal intent for the drawn
 //           keys, so they are local by the time they are pulled      exact
-//   pool    a pool of drawn keys made local ahead (intent), each
-//           returned `reuse` times before it is replaced             marginals exact, samples
+//   pool    a pool of drawn keys, each returned `reuse` times
+//           before a fresh draw replaces it; the keys are taken
+//           from the pool at prepare time and intent is signalled
+//           for them, so they are local at pull time and a reused
+//           key held here costs no new transfer                     marginals exact, samples
 //           correlated
 //   local   draw, rejecting keys not held locally (bounded tries)    NOT exact: biased towards
 //   local keys
@@ -59,14 +62,15 @@ class WorkerSampler {
     uint32_t k;
     Clock start;
     Clock end;
-    std::vector<Key> keys;  // preloc: drawn at prepare time
+    std::vector<Key> keys;  // preloc, pool: chosen at prepare time
   };
   struct PoolEntry {
     Key key;
     uint32_t uses_left;
   };
   Key DrawLocal(Worker& w);
-  void RefillPool(Worker& w, uint32_t k, Clock start, Clock end);
+  // Takes k keys from the pool (growing it to k entries), consuming uses.
+  void TakeFromPool(uint32_t k, std::vector<Key>* keys);
 
   SamplingOptions options_;
   Rng rng_;

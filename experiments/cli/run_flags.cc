@@ -69,6 +69,12 @@ void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--partition", c->partition,
                  "How training data is split over workers: random|graph")
       ->capture_default_str();
+  app.add_option("--sampling", c->sampling,
+                 "kge/wv: how negatives are drawn through the PS sampling access: "
+                 "naive|preloc|pool|local (local does not preserve the distribution)")
+      ->capture_default_str();
+  app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
+      ->capture_default_str();
   app.add_option("--negatives", c->negatives, "Negatives per true example (kge 10, wv 5)");
   app.add_option("--lr", c->learning_rate,
                  "Learning rate (kge AdaGrad 0.1, wv SGD 0.025, mf SGD 0.02)");

@@ -1,6 +1,7 @@
 #include "experiments/config/run_config.h"
 
 #include "core/policy/policy.h"
+#include "core/sampling/sampling.h"
 
 namespace augur {
 
@@ -12,6 +13,9 @@ Status RunConfig::Validate() {
     return Status::Error("--workload '" + workload + "' is unknown (expected zipf|kge|wv|mf)");
   if (partition != "random" && partition != "graph")
     return Status::Error("--partition '" + partition + "' is unknown (expected random|graph)");
+  if (Result<SampleScheme> scheme = ParseSampleScheme(sampling); !scheme.ok())
+    return scheme.status().WithContext("--sampling");
+  if (reuse == 0) return Status::Error("--reuse must be at least 1");
   if (dim != 0) zipf.dim = kge.dim = wv.dim = mf.rank = dim;
   if (batch_size != 0)
     zipf.batch_size = kge.batch_size = wv.batch_size = mf.batch_size = batch_size;
@@ -73,6 +77,7 @@ nlohmann::json RunConfig::ToJson() const {
        {{"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}}},
       {"data_dir", data_dir},
       {"partition", partition},
+      {"sampling", {{"scheme", sampling}, {"reuse", reuse}}},
       {"kge", augur::ToJson(kge)},
       {"wv", augur::ToJson(wv)},
       {"mf", augur::ToJson(mf)},

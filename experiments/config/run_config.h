@@ -38,6 +38,10 @@ struct RunConfig {
   std::string data_dir;  // --data; empty: the cache (data_cache.h)
   std::string wordnet_dir = "/usr/share/wordnet";
   std::string partition = "random";  // random | graph
+  // Negative sampling through the PS (kge, wv; core/sampling/sampling.h):
+  // --sampling naive|preloc|pool|local, --reuse (pool: uses per pooled key).
+  std::string sampling = "naive";
+  uint32_t reuse = 4;
   KgeOptions kge;
   WvOptions wv;
   MfOptions mf;

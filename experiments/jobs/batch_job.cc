@@ -1,6 +1,7 @@
 #include "experiments/jobs/batch_job.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 #include "core/base/check.h"
@@ -52,22 +53,41 @@ NodeOptions BatchJob::MakeNodeOptions() const {
   o.init = [this](Key key, std::span<float> value) { InitRow(key, value); };
   const Status s = ConfigureManagement(config_, hot_keys_, &o);
   AUGUR_CHECK(s.ok(), "%s", s.message().c_str());  // the config was validated
+  if (std::function<Key(Rng&)> draw = NegativeDistribution()) {
+    Result<SampleScheme> scheme = ParseSampleScheme(config_.sampling);
+    AUGUR_CHECK(scheme.ok(), "%s", scheme.status().message().c_str());  // validated
+    o.sampling.scheme = *scheme;
+    o.sampling.reuse = config_.reuse;
+    o.sampling.draw = [draw = std::move(draw), draws = draws_](Rng& rng) {
+      draws->fetch_add(1, std::memory_order_relaxed);
+      return draw(rng);
+    };
+  }
   return o;
 }
 
-void BatchJob::Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const {
+void BatchJob::Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys,
+                      std::deque<Pending>* pending) const {
   const std::vector<uint32_t>& mine = items_of_[g];
   const uint64_t b = BatchSize();
   const Clock per_epoch = static_cast<Clock>((mine.size() + b - 1) / b);
-  if (config_.zipf.lookahead == 0 || per_epoch == 0 || c >= per_epoch * config_.epochs) return;
+  if (per_epoch == 0 || c >= per_epoch * config_.epochs) return;
   const uint64_t begin = static_cast<uint64_t>(c % per_epoch) * b;
   const uint64_t n = std::min<uint64_t>(b, mine.size() - begin);
-  keys->clear();
-  IntentKeys(std::span<const uint32_t>(mine.data() + begin, n),
-             static_cast<uint32_t>(c / per_epoch), keys);
-  std::sort(keys->begin(), keys->end());
-  keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
-  w.Intent(*keys, c, c + 1);
+  const std::span<const uint32_t> items(mine.data() + begin, n);
+  const auto epoch = static_cast<uint32_t>(c / per_epoch);
+  if (config_.zipf.lookahead > 0) {
+    keys->clear();
+    IntentKeys(items, epoch, keys);
+    std::sort(keys->begin(), keys->end());
+    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+    w.Intent(*keys, c, c + 1);
+  }
+  if (NegativeDistribution() != nullptr) {
+    const uint64_t k = NegativesFor(items, epoch);
+    AUGUR_CHECK(k <= UINT32_MAX, "a batch samples %llu keys", static_cast<unsigned long long>(k));
+    pending->push_back(Pending{c, w.PrepareSample(static_cast<uint32_t>(k), c, c + 1)});
+  }
 }
 
 void BatchJob::RunWorker(Worker& w) {
@@ -77,22 +97,32 @@ void BatchJob::RunWorker(Worker& w) {
   const Clock lookahead = config_.zipf.lookahead;
   const bool records = w.node_id() == 0 && w.id() == 0;
   std::vector<Key> ahead;
+  std::deque<Pending> pending;
   BatchRows rows(RowLength());
-  for (Clock c = 0; c < lookahead; ++c) Signal(w, g, c, &ahead);
+  for (Clock c = 0; c < lookahead; ++c) Signal(w, g, c, &ahead, &pending);
   double epoch_start = w.Now();
   Clock c = 0;
   for (uint32_t epoch = 0; epoch < config_.epochs; ++epoch) {
     BatchStats& stats = stats_[g][epoch];
     for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
-      Signal(w, g, c + lookahead, &ahead);
+      Signal(w, g, c + lookahead, &ahead, &pending);
+      SampleHandle negatives;
+      if (!pending.empty() && pending.front().clock == c) {
+        negatives = pending.front().handle;
+        pending.pop_front();
+      }
       const size_t n = std::min<size_t>(b, mine.size() - begin);
       Rng rng(DeriveSeed(config_.seed, g, static_cast<uint64_t>(c)));
-      const BatchStats s =
-          TrainBatch(w, std::span<const uint32_t>(mine.data() + begin, n), epoch, rng, rows);
+      const BatchStats s = TrainBatch(w, std::span<const uint32_t>(mine.data() + begin, n), epoch,
+                                      rng, negatives, rows);
       stats.loss += s.loss;
       stats.terms += s.terms;
       stats.samples += s.samples;
-      w.Compute(ComputeSecondsPerItem() * static_cast<double>(n));
+      stats.sampled += s.sampled;
+      stats.sampled_key_sum += s.sampled_key_sum;
+      // Per training sample, as calibrated from the baseline (result.samples):
+      // wv's items are sentences, its samples their tokens.
+      w.Compute(ComputeSecondsPerSample() * static_cast<double>(s.samples));
       w.AdvanceClock();
     }
     rows.Finish(w);
@@ -103,6 +133,7 @@ void BatchJob::RunWorker(Worker& w) {
       epoch_start = now;
     }
   }
+  AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   w.Barrier();  // every node took its snapshot before evaluation traffic starts
   if (records) quality_ = Evaluate(w);
@@ -115,12 +146,15 @@ void BatchJob::Report(RunResult* result) const {
   for (double s : epoch_seconds_) result->total_seconds += s;
   result->samples = 0;
   nlohmann::json losses = nlohmann::json::array();
+  uint64_t sampled = 0, sampled_key_sum = 0;
   for (uint32_t e = 0; e < config_.epochs; ++e) {
     double loss = 0, terms = 0;
     for (const auto& per_worker : stats_) {
       loss += per_worker[e].loss;
       terms += static_cast<double>(per_worker[e].terms);
       result->samples += per_worker[e].samples;
+      sampled += per_worker[e].sampled;
+      sampled_key_sum += per_worker[e].sampled_key_sum;
     }
     losses.push_back(terms > 0 ? loss / terms : 0.0);
   }
@@ -131,6 +165,15 @@ void BatchJob::Report(RunResult* result) const {
   }
   result->extra["train_loss_per_epoch"] = losses;
   result->extra["partition"] = partition_info_;
+  if (NegativeDistribution() != nullptr) {
+    // Keys returned by PullSample and draws from the workload's distribution
+    // by the samplers (pool: about sampled / reuse), in this process.
+    result->extra["sampling"] = {{"scheme", config_.sampling},
+                                 {"reuse", config_.reuse},
+                                 {"sampled_keys", sampled},
+                                 {"sampled_key_sum", sampled_key_sum},
+                                 {"distribution_draws", draws_->load()}};
+  }
   if (!quality_.is_null()) result->extra["quality"] = quality_;
 }
 

@@ -7,16 +7,23 @@
 // Training data is split over all global workers (node * workers + worker)
 // by --partition random|graph (partition/graph_partitioner.h). Each worker
 // walks its items in mini-batches, one clock per batch: it signals intent
-// for the keys of the batch `lookahead` clocks ahead (Worker::Intent), then
-// TrainBatch() pulls, computes and pushes, charges modelled compute
-// (Worker::Compute, compute_seconds_per_sample per item) and advances its
-// clock; a barrier ends every epoch. Afterwards worker 0 of every node
-// snapshots its node's metrics, and node 0's worker 0 pulls the whole model
-// and evaluates it (not counted in the epoch times or the metrics).
-// Threading (Job contract): RunWorker runs concurrently for all workers;
-// each writes only its own slots; Report runs after all returned.
+// for the keys of the batch `lookahead` clocks ahead (Worker::Intent) and
+// prepares its negatives at the same time (Worker::PrepareSample(K, c, c+1)
+// for the batch of clock c; the node's sampling scheme, --sampling, draws
+// them from the workload's NegativeDistribution()), then TrainBatch() pulls
+// (negatives through Worker::PullSample on the handle), computes and pushes, charges modelled
+// compute (Worker::Compute, compute_seconds_per_sample per training sample: triple, rating, token
+// of a wv sentence) and advances its clock; a barrier ends every epoch. Afterwards worker 0 of
+// every node snapshots its node's metrics, and node 0's worker 0 pulls the whole model and
+// evaluates it (not counted in the epoch times or the metrics). Threading (Job contract): RunWorker
+// runs concurrently for all workers; each writes only its own slots; Report runs after all
+// returned.
 #pragma once
 
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -30,9 +37,11 @@
 namespace augur {
 
 struct BatchStats {
-  double loss = 0;       // summed over the batch
-  uint64_t terms = 0;    // what the loss is summed over
-  uint64_t samples = 0;  // training examples (triples, center words, ratings)
+  double loss = 0;               // summed over the batch
+  uint64_t terms = 0;            // what the loss is summed over
+  uint64_t samples = 0;          // training examples (triples, center words, ratings)
+  uint64_t sampled = 0;          // keys returned by Worker::PullSample (negatives)
+  uint64_t sampled_key_sum = 0;  // their sum (wrapping): a seed-determined fingerprint
 };
 
 class BatchJob : public Job {
@@ -42,7 +51,8 @@ class BatchJob : public Job {
   void Report(RunResult* result) const override;
 
  protected:
-  explicit BatchJob(const RunConfig& config) : config_(config) {}
+  explicit BatchJob(const RunConfig& config)
+      : config_(config), draws_(std::make_shared<std::atomic<uint64_t>>(0)) {}
   // Splits items 0..n-1 over the global workers. Call once from the subclass
   // constructor (items.size() == number of training items).
   void Partition(const ItemKeys& items);
@@ -52,12 +62,20 @@ class BatchJob : public Job {
   virtual void InitRow(Key key, std::span<float> row) const = 0;
   virtual uint32_t RowLength() const = 0;
   virtual uint32_t BatchSize() const = 0;
-  virtual double ComputeSecondsPerItem() const = 0;
+  virtual double ComputeSecondsPerSample() const = 0;
   // Keys the batch will access that are known ahead (negatives excluded).
   virtual void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                           std::vector<Key>* keys) const = 0;
+  // Negative sampling: the distribution the PS sampler draws from (null: the
+  // workload samples nothing) and how many keys a batch samples.
+  virtual std::function<Key(Rng&)> NegativeDistribution() const { return nullptr; }
+  virtual uint64_t NegativesFor(std::span<const uint32_t> /*items*/, uint32_t /*epoch*/) const {
+    return 0;
+  }
+  // `negatives`: the batch's prepared sample (NegativesFor keys; id 0 when the
+  // workload samples nothing), to be redeemed with Worker::PullSample.
   virtual BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch,
-                                Rng& rng, BatchRows& rows) const = 0;
+                                Rng& rng, SampleHandle negatives, BatchRows& rows) const = 0;
   // Runs on node 0's worker 0 after training; returns the quality metrics.
   virtual nlohmann::json Evaluate(Worker& w) const = 0;
 
@@ -65,7 +83,14 @@ class BatchJob : public Job {
 
  private:
   uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
-  void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const;
+  struct Pending {
+    Clock clock;
+    SampleHandle handle;
+  };
+  // At clock c - lookahead: intent for batch c's keys (lookahead > 0) and its
+  // negatives prepared (appended to *pending).
+  void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys,
+              std::deque<Pending>* pending) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
   // accessed first: the hot set nups replicates (--replicate limits it).
   void FindHotKeys(uint32_t num_items);
@@ -78,6 +103,8 @@ class BatchJob : public Job {
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
   nlohmann::json quality_;
+  // Draws from NegativeDistribution() by this process's samplers (all workers).
+  std::shared_ptr<std::atomic<uint64_t>> draws_;
 };
 
 }  // namespace augur

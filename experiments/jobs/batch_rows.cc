@@ -7,13 +7,52 @@
 namespace augur {
 
 void BatchRows::Pull(Worker& w, bool keep_original) {
+  const Ticket t = BeginPull(w);
+  sampled_keys_.clear();
+  sampled_values_.clear();
+  EndPull(w, t, keep_original);
+}
+
+Ticket BatchRows::BeginPull(Worker& w) {
   Finish(w);
   std::sort(keys_.begin(), keys_.end());
   keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
-  const size_t n = keys_.size() * row_;
-  values_.resize(n);
-  grads_.assign(n, 0.0f);
-  w.Wait(w.Pull(keys_, values_));
+  values_.resize(keys_.size() * row_);
+  return w.Pull(keys_, values_);
+}
+
+void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
+  AUGUR_CHECK(sampled_values_.size() == sampled_keys_.size() * row_,
+              "sampled values do not match the sampled keys");
+  w.Wait(t);
+  // Sampled keys by key (first occurrence wins), merged into the sorted rows.
+  order_.resize(sampled_keys_.size());
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](uint32_t a, uint32_t b) { return sampled_keys_[a] < sampled_keys_[b]; });
+  merged_keys_.clear();
+  merged_values_.clear();
+  size_t i = 0, j = 0;
+  while (i < keys_.size() || j < order_.size()) {
+    const bool take_sample =
+        j < order_.size() && (i == keys_.size() || sampled_keys_[order_[j]] < keys_[i]);
+    if (take_sample) {
+      const Key k = sampled_keys_[order_[j]];
+      const float* v = &sampled_values_[size_t{order_[j]} * row_];
+      merged_keys_.push_back(k);
+      merged_values_.insert(merged_values_.end(), v, v + row_);
+      while (j < order_.size() && sampled_keys_[order_[j]] == k) ++j;
+    } else {
+      const Key k = keys_[i];
+      merged_keys_.push_back(k);
+      merged_values_.insert(merged_values_.end(), &values_[i * row_], &values_[(i + 1) * row_]);
+      while (j < order_.size() && sampled_keys_[order_[j]] == k) ++j;  // pulled ordinarily
+      ++i;
+    }
+  }
+  keys_.swap(merged_keys_);
+  values_.swap(merged_values_);
+  grads_.assign(values_.size(), 0.0f);
   if (keep_original) original_ = values_;
 }
 

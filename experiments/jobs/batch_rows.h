@@ -28,6 +28,18 @@ class BatchRows {
   void Add(Key key) { keys_.push_back(key); }
   // Sorts/dedups the keys and pulls their rows (waits). Zeroes the gradients.
   void Pull(Worker& w, bool keep_original);
+  // The same, while sample(&keys, &values) runs (e.g. Worker::PullSample):
+  // the ordinary pull is in flight meanwhile, and afterwards the sampled
+  // keys are rows of this batch too (pushed with it), valued from `values`
+  // unless also pulled ordinarily. sample's keys have row_length floats each.
+  template <typename SampleFn>
+  void Pull(Worker& w, bool keep_original, SampleFn&& sample) {
+    const Ticket t = BeginPull(w);
+    sample(&sampled_keys_, &sampled_values_);
+    EndPull(w, t, keep_original);
+  }
+  // The sampled keys of the last Pull, in the order `sample` returned them.
+  const std::vector<Key>& sampled_keys() const { return sampled_keys_; }
   const std::vector<Key>& keys() const { return keys_; }
 
   float* Row(Key key) { return &values_[Slot(key) * row_]; }
@@ -40,10 +52,18 @@ class BatchRows {
 
  private:
   size_t Slot(Key key) const;
+  Ticket BeginPull(Worker& w);
+  // Waits for t and merges the sampled rows in.
+  void EndPull(Worker& w, Ticket t, bool keep_original);
 
   uint32_t row_;
   std::vector<Key> keys_;
   std::vector<float> values_, original_, grads_;
+  std::vector<Key> sampled_keys_;
+  std::vector<float> sampled_values_;
+  std::vector<Key> merged_keys_;
+  std::vector<float> merged_values_;
+  std::vector<uint32_t> order_;
   Ticket push_;
 };
 

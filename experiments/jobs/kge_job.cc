@@ -1,5 +1,7 @@
 #include "experiments/jobs/kge_job.h"
 
+#include "core/base/check.h"
+
 namespace augur {
 
 namespace {
@@ -21,30 +23,45 @@ void KgeJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
   }
 }
 
+std::function<Key(Rng&)> KgeJob::NegativeDistribution() const {
+  const uint32_t entities = task_->data().num_entities();
+  return [entities](Rng& rng) { return KgeTask::NegativeKey(rng, entities); };
+}
+
+uint64_t KgeJob::NegativesFor(std::span<const uint32_t> items, uint32_t /*epoch*/) const {
+  return uint64_t{task_->options().negatives} * items.size();
+}
+
 BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
-                              Rng& rng, BatchRows& rows) const {
-  const uint32_t negatives = task_->options().negatives;
-  // Not thread_local: simulated workers share one OS thread and rows.Pull()
-  // yields to the others, which would overwrite it before it is used.
-  std::vector<uint32_t> negs(items.size() * negatives);
+                              Rng& /*rng*/, SampleHandle negatives, BatchRows& rows) const {
+  const uint32_t per_triple = task_->options().negatives;
   rows.Clear();
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Triple& t = task_->data().train[items[i]];
+  for (uint32_t i : items) {
+    const Triple& t = task_->data().train[i];
     rows.Add(KgeTask::EntityKey(t.head));
     rows.Add(KgeTask::RelationKey(t.relation));
     rows.Add(KgeTask::EntityKey(t.tail));
-    task_->DrawNegatives(rng, &negs[i * negatives]);
-    for (uint32_t j = 0; j < negatives; ++j) rows.Add(KgeTask::EntityKey(negs[i * negatives + j]));
   }
-  rows.Pull(w, /*keep_original=*/false);
+  // Not thread_local: simulated workers share one OS thread and the pull
+  // yields to the others, which would overwrite it before it is used.
+  std::vector<uint32_t> negs(items.size() * per_triple);
+  rows.Pull(w, /*keep_original=*/false, [&](std::vector<Key>* keys, std::vector<float>* values) {
+    w.PullSample(negatives, keys, values);
+  });
+  const std::vector<Key>& sampled = rows.sampled_keys();
+  AUGUR_CHECK(sampled.size() == negs.size(), "the sample has %zu keys, the batch needs %zu",
+              sampled.size(), negs.size());
+  for (size_t j = 0; j < negs.size(); ++j) negs[j] = static_cast<uint32_t>(sampled[j]);
   BatchStats s;
   for (size_t i = 0; i < items.size(); ++i) {
     s.loss += task_->AddExampleGradients(
-        task_->data().train[items[i]], &negs[i * negatives],
+        task_->data().train[items[i]], &negs[i * per_triple],
         [&](Key k) -> const float* { return rows.Row(k); }, [&](Key k) { return rows.Grad(k); });
   }
   rows.PushGradients(w);
   s.terms = s.samples = items.size();
+  s.sampled = sampled.size();
+  for (Key k : sampled) s.sampled_key_sum += k;
   return s;
 }
 

@@ -1,6 +1,8 @@
 // KgeJob: ComplEx knowledge-graph embeddings (workloads/kge_task.h) on the
 // parameter server. Per batch: pull the triples' entity and relation rows
-// and the drawn negatives (ordinary Pull for now), sum the gradients per key
+// and, through the PS sampling access (Worker::PullSample on the batch's
+// prepared handle; uniform over entities is the sampler's distribution), the
+// negatives' rows; sum the gradients per key
 // locally, push them; the main copy applies AdaGrad (NodeOptions::optimizer,
 // state beside the value). Intent covers the triples' entities and relations.
 // Threading: see BatchJob.
@@ -21,7 +23,9 @@ class KgeJob final : public TaskJob<KgeTask> {
   void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                   std::vector<Key>* keys) const override;
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
-                        BatchRows& rows) const override;
+                        SampleHandle negatives, BatchRows& rows) const override;
+  std::function<Key(Rng&)> NegativeDistribution() const override;
+  uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
   nlohmann::json Evaluate(Worker& w) const override;
 };
 

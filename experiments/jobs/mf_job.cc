@@ -17,7 +17,7 @@ void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
 }
 
 BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
-                             Rng& /*rng*/, BatchRows& rows) const {
+                             Rng& /*rng*/, SampleHandle /*negatives*/, BatchRows& rows) const {
   rows.Clear();
   for (uint32_t i : items) {
     const Rating& x = task_->data().train[i];

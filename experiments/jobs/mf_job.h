@@ -20,7 +20,7 @@ class MfJob final : public TaskJob<MfTask> {
   void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                   std::vector<Key>* keys) const override;
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
-                        BatchRows& rows) const override;
+                        SampleHandle negatives, BatchRows& rows) const override;
   nlohmann::json Evaluate(Worker& w) const override;
 };
 

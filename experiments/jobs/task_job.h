@@ -26,7 +26,7 @@ class TaskJob : public BatchJob {
   void InitRow(Key key, std::span<float> row) const override { task_->InitRow(key, row); }
   uint32_t RowLength() const override { return task_->row_length(); }
   uint32_t BatchSize() const override { return task_->options().batch_size; }
-  double ComputeSecondsPerItem() const override {
+  double ComputeSecondsPerSample() const override {
     return task_->options().compute_seconds_per_sample;
   }
 

@@ -1,5 +1,7 @@
 #include "experiments/jobs/wv_job.h"
 
+#include "core/base/check.h"
+
 namespace augur {
 
 WvJob::WvJob(const RunConfig& config, std::unique_ptr<WvTask> task)
@@ -19,30 +21,52 @@ void WvJob::IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
   }
 }
 
-BatchStats WvJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
-                             BatchRows& rows) const {
+std::function<Key(Rng&)> WvJob::NegativeDistribution() const {
+  const WvTask* task = task_.get();  // owned by this job, which outlives its nodes
+  return [task](Rng& rng) { return WvTask::OutputKey(task->DrawNegative(rng)); };
+}
+
+uint64_t WvJob::NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const {
+  uint64_t pairs = 0;
+  for (uint32_t i : items) pairs += task_->NumPairs(task_->train_sentences()[i], epoch);
+  return pairs * task_->options().negatives;
+}
+
+BatchStats WvJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch,
+                             Rng& /*rng*/, SampleHandle negatives, BatchRows& rows) const {
   rows.Clear();
-  Rng plan = rng;  // the same draws as the training pass below
+  thread_local std::vector<uint32_t> words, windows;
   for (uint32_t i : items) {
-    task_->ForEachPair(task_->train_sentences()[i], epoch, plan,
-                       [&](uint32_t center, uint32_t context, const uint32_t* negs) {
-                         rows.Add(WvTask::InputKey(center));
-                         rows.Add(WvTask::OutputKey(context));
-                         for (uint32_t n = 0; n < task_->options().negatives; ++n)
-                           rows.Add(WvTask::OutputKey(negs[n]));
-                       });
+    task_->KeptPositions(task_->train_sentences()[i], epoch, &words, &windows);
+    for (uint32_t word : words) {
+      rows.Add(WvTask::InputKey(word));
+      rows.Add(WvTask::OutputKey(word));
+    }
   }
-  rows.Pull(w, /*keep_original=*/true);
+  rows.Pull(w, /*keep_original=*/true, [&](std::vector<Key>* keys, std::vector<float>* values) {
+    w.PullSample(negatives, keys, values);
+  });
+  // The negatives in the order the training pass asks for them.
+  const std::vector<Key>& sampled = rows.sampled_keys();
+  size_t next = 0;
+  auto next_negative = [&] {
+    AUGUR_CHECK(next < sampled.size(), "the sample has only %zu keys", sampled.size());
+    return static_cast<uint32_t>(sampled[next++] - WvTask::kOutputKeyBase);
+  };
   BatchStats s;
   for (uint32_t i : items) {
     const uint32_t sentence = task_->train_sentences()[i];
     s.loss += task_->TrainSentence(
-        sentence, epoch, rng, [&](uint32_t word) { return rows.Row(WvTask::InputKey(word)); },
+        sentence, epoch, next_negative,
+        [&](uint32_t word) { return rows.Row(WvTask::InputKey(word)); },
         [&](uint32_t word) { return rows.Row(WvTask::OutputKey(word)); }, &s.terms);
     const TextCorpus& c = task_->corpus();
     s.samples += c.sentence_end[sentence] - c.SentenceBegin(sentence);
   }
+  AUGUR_CHECK(next == sampled.size(), "used %zu of %zu sampled keys", next, sampled.size());
   rows.PushSgdSteps(w, task_->options().learning_rate);
+  s.sampled = sampled.size();
+  for (Key k : sampled) s.sampled_key_sum += k;
   return s;
 }
 

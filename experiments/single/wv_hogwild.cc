@@ -33,7 +33,8 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
       Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
       for (uint32_t s : mine[t]) {
         loss[t] += task.TrainSentence(
-            s, epoch, rng, [&](uint32_t w) { return &in[size_t{w} * d]; },
+            s, epoch, [&] { return task.DrawNegative(rng); },
+            [&](uint32_t w) { return &in[size_t{w} * d]; },
             [&](uint32_t w) { return &out[size_t{w} * d]; }, &terms[t]);
       }
     });

@@ -49,10 +49,15 @@ class KgeTask {
   // Train triples with their entity keys (relations are hot: left out).
   ItemKeys PartitionKeys() const;
 
-  // The one place negatives are drawn (the PS sampling API will replace it).
+  // The negative-sampling distribution, uniform over entities: the
+  // single-node baseline draws from it directly, the PS job hands
+  // NegativeKey to the parameter server's sampler (Worker::PullSample).
+  static Key NegativeKey(Rng& rng, uint32_t num_entities) {
+    return EntityKey(static_cast<uint32_t>(rng.Below(num_entities)));
+  }
   void DrawNegatives(Rng& rng, uint32_t* out) const {
     for (uint32_t j = 0; j < options_.negatives; ++j)
-      out[j] = static_cast<uint32_t>(rng.Below(data_.num_entities()));
+      out[j] = static_cast<uint32_t>(NegativeKey(rng, data_.num_entities()));
   }
 
   // Adds the gradient of one example to grad(key) rows; returns its loss.

@@ -105,6 +105,18 @@ void WvTask::KeptPositions(uint32_t s, uint32_t epoch, std::vector<uint32_t>* wo
   }
 }
 
+uint64_t WvTask::NumPairs(uint32_t s, uint32_t epoch) const {
+  std::vector<uint32_t> words, windows;
+  KeptPositions(s, epoch, &words, &windows);
+  uint64_t pairs = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const size_t lo = i >= windows[i] ? i - windows[i] : 0;
+    const size_t hi = std::min(words.size(), i + windows[i] + 1);
+    pairs += hi - lo - 1;
+  }
+  return pairs;
+}
+
 nlohmann::json WvTask::Evaluate(const float* in, const float* out) const {
   const uint32_t d = dim();
   Rng rng(DeriveSeed(seed_, 0xE7A1));

@@ -60,18 +60,25 @@ class WvTask {
   // The kept positions of sentence s in `epoch` and each one's window.
   void KeptPositions(uint32_t s, uint32_t epoch, std::vector<uint32_t>* words,
                      std::vector<uint32_t>* windows) const;
-  // The one place negatives are drawn (the PS sampling API will replace it).
+  // The negative-sampling distribution, unigram^0.75: the single-node
+  // baseline draws from it directly, the PS job hands it to the parameter
+  // server's sampler (Worker::PrepareSample/PullSample).
   uint32_t DrawNegative(Rng& rng) const { return negatives_.Draw(rng); }
+  // (center, context) pairs of sentence s in `epoch`: each needs `negatives`
+  // negative words.
+  uint64_t NumPairs(uint32_t s, uint32_t epoch) const;
 
   // Calls f(center, context, negs) for every (center, context) pair of
-  // sentence s in `epoch`, negs holding `negatives` drawn words.
-  template <typename F>
-  void ForEachPair(uint32_t s, uint32_t epoch, Rng& rng, F&& f) const;
+  // sentence s in `epoch`, negs holding `negatives` words, each taken from
+  // next_negative() -> uint32_t (a draw, or the next sampled word).
+  template <typename NegFn, typename F>
+  void ForEachPair(uint32_t s, uint32_t epoch, NegFn&& next_negative, F&& f) const;
 
-  // Trains on sentence s: in(word)/out(word) -> float* rows, updated in place.
+  // Trains on sentence s: in(word)/out(word) -> float* rows, updated in place;
+  // negatives from next_negative() as in ForEachPair.
   // Returns the summed loss and adds the number of terms to *terms.
-  template <typename InFn, typename OutFn>
-  double TrainSentence(uint32_t s, uint32_t epoch, Rng& rng, InFn&& in, OutFn&& out,
+  template <typename NegFn, typename InFn, typename OutFn>
+  double TrainSentence(uint32_t s, uint32_t epoch, NegFn&& next_negative, InFn&& in, OutFn&& out,
                        uint64_t* terms) const;
 
   // Held-out loss per term and nearest neighbours of probe words.
@@ -88,8 +95,8 @@ class WvTask {
   AliasSampler negatives_;
 };
 
-template <typename F>
-void WvTask::ForEachPair(uint32_t s, uint32_t epoch, Rng& rng, F&& f) const {
+template <typename NegFn, typename F>
+void WvTask::ForEachPair(uint32_t s, uint32_t epoch, NegFn&& next_negative, F&& f) const {
   std::vector<uint32_t> words, windows, negs(options_.negatives);
   KeptPositions(s, epoch, &words, &windows);
   for (size_t i = 0; i < words.size(); ++i) {
@@ -97,28 +104,29 @@ void WvTask::ForEachPair(uint32_t s, uint32_t epoch, Rng& rng, F&& f) const {
     const size_t hi = std::min(words.size(), i + windows[i] + 1);
     for (size_t j = lo; j < hi; ++j) {
       if (j == i) continue;
-      for (uint32_t& n : negs) n = DrawNegative(rng);
+      for (uint32_t& n : negs) n = next_negative();
       f(words[i], words[j], static_cast<const uint32_t*>(negs.data()));
     }
   }
 }
 
-template <typename InFn, typename OutFn>
-double WvTask::TrainSentence(uint32_t s, uint32_t epoch, Rng& rng, InFn&& in, OutFn&& out,
-                             uint64_t* terms) const {
+template <typename NegFn, typename InFn, typename OutFn>
+double WvTask::TrainSentence(uint32_t s, uint32_t epoch, NegFn&& next_negative, InFn&& in,
+                             OutFn&& out, uint64_t* terms) const {
   const uint32_t d = options_.dim;
   const float lr = options_.learning_rate;
   std::vector<float> grad(d);
   double loss = 0;
-  ForEachPair(s, epoch, rng, [&](uint32_t center_word, uint32_t context, const uint32_t* negs) {
-    float* center = in(center_word);
-    std::fill(grad.begin(), grad.end(), 0.0f);
-    loss += SgnsTerm(center, out(context), d, true, lr, grad.data());
-    for (uint32_t n = 0; n < options_.negatives; ++n)
-      loss += SgnsTerm(center, out(negs[n]), d, false, lr, grad.data());
-    for (uint32_t k = 0; k < d; ++k) center[k] -= lr * grad[k];
-    *terms += 1 + options_.negatives;
-  });
+  ForEachPair(s, epoch, next_negative,
+              [&](uint32_t center_word, uint32_t context, const uint32_t* negs) {
+                float* center = in(center_word);
+                std::fill(grad.begin(), grad.end(), 0.0f);
+                loss += SgnsTerm(center, out(context), d, true, lr, grad.data());
+                for (uint32_t n = 0; n < options_.negatives; ++n)
+                  loss += SgnsTerm(center, out(negs[n]), d, false, lr, grad.data());
+                for (uint32_t k = 0; k < d; ++k) center[k] -= lr * grad[k];
+                *terms += 1 + options_.negatives;
+              });
   return loss;
 }
 

@@ -157,6 +157,62 @@ TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[work
   CHECK(std::abs(rs - rp) < 0.1 * rs);
 }
 
+const nlohmann::json& Sampling(const RunResult& r) { return r.extra.at("sampling"); }
+uint64_t SamplingCount(const RunResult& r, const char* name) {
+  return Sampling(r).at(name).get<uint64_t>();
+}
+
+TEST_CASE("kge: negatives come through the PS sampling access, seeded", "[workloads]") {
+  TempDir dir("kge-sampling");
+  REQUIRE(WriteKgDataset(testing::TinyKg(), dir.path()).ok());
+  RunConfig c = TinyConfig("kge", dir.path(), 2);
+  const uint64_t needed = uint64_t{2} * testing::TinyKg().train.size() * c.kge.negatives;
+  for (const char* scheme : {"naive", "preloc"}) {
+    c.sampling = scheme;
+    const RunResult a = Loopback(c, 2, 2, "graph");
+    INFO(scheme << ": " << Sampling(a).dump());
+    CHECK(SamplingCount(a, "sampled_keys") == needed);
+    // Every negative is one draw from the workload's distribution, made by the sampler.
+    CHECK(SamplingCount(a, "distribution_draws") == needed);
+    // The draws depend on the seed only, not on thread timing.
+    const RunResult b = Loopback(c, 2, 2, "graph");
+    CHECK(SamplingCount(b, "sampled_key_sum") == SamplingCount(a, "sampled_key_sum"));
+    RunConfig other = c;
+    other.seed = 4;
+    const RunResult d = Loopback(other, 2, 2, "graph");
+    CHECK(SamplingCount(d, "sampled_key_sum") != SamplingCount(a, "sampled_key_sum"));
+  }
+  c.sampling = "pool";
+  c.reuse = 4;
+  const RunResult p = Loopback(c, 2, 2, "graph");
+  INFO("pool: " << Sampling(p).dump());
+  CHECK(SamplingCount(p, "sampled_keys") == needed);
+  // Each pooled key serves `reuse` negatives: about a quarter of the draws.
+  CHECK(SamplingCount(p, "distribution_draws") < needed / 2);
+  CHECK(SamplingCount(p, "distribution_draws") >= needed / 4);
+}
+
+TEST_CASE("wv: negatives come through the PS sampling access", "[workloads]") {
+  TempDir dir("wv-sampling");
+  testing::WriteTinyCorpus(dir);
+  RunConfig c = TinyConfig("wv", dir.path(), 1);
+  c.sampling = "preloc";
+  Result<std::unique_ptr<WvTask>> task = WvTask::Load(c);
+  REQUIRE(task.ok());
+  uint64_t pairs = 0;
+  for (uint32_t s : (*task)->train_sentences()) pairs += (*task)->NumPairs(s, 0);
+  const RunResult r = Loopback(c, 2, 2, "graph");
+  INFO(Sampling(r).dump());
+  REQUIRE(pairs > 0);
+  CHECK(SamplingCount(r, "sampled_keys") == pairs * c.wv.negatives);
+  CHECK(SamplingCount(r, "distribution_draws") == pairs * c.wv.negatives);
+  // Output keys only: the sum lies within [V0, V0 + V) times the count.
+  const uint64_t n = SamplingCount(r, "sampled_keys");
+  const uint64_t sum = SamplingCount(r, "sampled_key_sum");
+  CHECK(sum >= n * WvTask::kOutputKeyBase);
+  CHECK(sum < n * (WvTask::kOutputKeyBase + (*task)->corpus().vocab_size()));
+}
+
 TEST_CASE("a missing data set is an error naming the file", "[workloads]") {
   RunConfig c = TinyConfig("kge", "/nonexistent/augur-data", 1);
   REQUIRE(c.Validate().ok());
