@@ -13,6 +13,13 @@
 // clock; a barrier ends every epoch. Afterwards worker 0 of every node
 // snapshots its node's metrics, and node 0's worker 0 pulls the whole model
 // and evaluates it (not counted in the epoch times or the metrics).
+// Checkpoints (--checkpoint-dir, every --checkpoint-every epochs, after the
+// epoch's barrier) hold every main copy's whole row, optimizer state
+// included (jobs/job_checkpoint.h). With --resume the rows are restored
+// before training, re-homed under this run's node count, and training
+// continues at the checkpoint's epoch; the clock c that seeds each batch's
+// Rng continues from epoch * batches_per_epoch of the worker, so a resume on
+// the same shape draws the same random streams as an uninterrupted run.
 // Threading (Job contract): RunWorker runs concurrently for all workers;
 // each writes only its own slots; Report runs after all returned.
 #pragma once
@@ -23,6 +30,7 @@
 #include <vector>
 
 #include "core/base/rng.h"
+#include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/jobs/batch_rows.h"
 #include "experiments/jobs/job.h"
 #include "experiments/partition/graph_partitioner.h"
@@ -40,6 +48,9 @@ class BatchJob : public Job {
   NodeOptions MakeNodeOptions() const override;
   void RunWorker(Worker& w) override;
   void Report(RunResult* result) const override;
+  // Loads and checks config.resume_dir (if set). Call once after construction.
+  // Error names the checkpoint file and the problem.
+  Status LoadResume();
 
  protected:
   explicit BatchJob(const RunConfig& config) : config_(config) {}
@@ -65,7 +76,12 @@ class BatchJob : public Job {
 
  private:
   uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
-  void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys) const;
+  Clock BatchesPerEpoch(uint32_t g) const;
+  uint32_t StartEpoch() const { return resume_.has_value() ? resume_->manifest.epoch : 0; }
+  // What a checkpoint must share with the run resuming from it.
+  nlohmann::json Fingerprint() const;
+  // Signals the intent of global batch c (this run's worker clock `local`).
+  void Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<Key>* keys) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
   // accessed first: the hot set nups replicates (--replicate limits it).
   void FindHotKeys(uint32_t num_items);
@@ -73,6 +89,7 @@ class BatchJob : public Job {
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
   nlohmann::json partition_info_;
   std::vector<Key> hot_keys_;
+  std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
