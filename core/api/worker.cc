@@ -120,6 +120,20 @@ void Worker::Barrier() {
   ParkUntil([&] { return node_.BarrierReleased(gen); });
 }
 
+void Worker::PauseActions(bool paused) { node_.PauseActions(paused); }
+
+void Worker::WaitNothingIncoming() {
+  ParkUntil([&] { return node_.NothingIncoming(); });
+}
+
+void Worker::CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const {
+  node_.CopyMainRows(keys, rows);
+}
+
+void Worker::InstallMainRows(std::span<const Key> keys, std::span<const float> rows) {
+  node_.InstallMainRows(keys, rows);
+}
+
 void Worker::Compute(double seconds) {
   if (seconds > 0) node_.runtime().Compute(seconds);
 }

@@ -66,6 +66,22 @@ class Worker {
   // the replicas (one sync round), then waits for it (REFERENCE §3).
   void WaitSync();
 
+  // Consistent snapshots (checkpoints). Each acts for the whole node; call
+  // from one worker per node, between global barriers, with no worker of
+  // any node accessing parameters meanwhile.
+  // PauseActions(true): the node starts no new relocation or replica request
+  // (intents stay pending); false resumes and acts on what is pending.
+  void PauseActions(bool paused);
+  // Parks until no key is on its way to this node. Once every node paused
+  // and returned from this, no row is in transfer anywhere.
+  void WaitNothingIncoming();
+  // Copies every main copy held here: keys[i]'s row (value, then optimizer
+  // state; ParamStore::RowLength floats) is rows[i].
+  void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const;
+  // REQUIRES: before any access of the run; keys homed at this node.
+  // Installs main copies from rows in CopyMainRows' layout.
+  void InstallMainRows(std::span<const Key> keys, std::span<const float> rows);
+
   // Global barrier over all workers of all nodes. Completes this worker's
   // outstanding operations first, so after it every earlier push is applied.
   void Barrier();

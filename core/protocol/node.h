@@ -28,7 +28,7 @@
 //    requests; the owner decides relocate or replicate.
 // Files: node.cc (lifecycle, dispatch, operations, barrier), node_routing.cc
 // (where a request goes), node_relocation.cc, node_replication.cc,
-// node_intent.cc.
+// node_intent.cc, node_quiesce.cc (snapshots for checkpoints).
 #pragma once
 
 #include <memory>
@@ -208,6 +208,12 @@ class Node {
   void ActOnIntents(WorkerId w, Effects* fx);
   void RecordLead(Clock lead);
 
+  // node_quiesce.cc: consistent snapshots (checkpoints). See Worker.
+  void PauseActions(bool paused);
+  bool NothingIncoming();
+  void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows);
+  void InstallMainRows(std::span<const Key> keys, std::span<const float> rows);
+
   Runtime& runtime_;
   const NodeId self_;
   const uint32_t num_nodes_;
@@ -228,6 +234,7 @@ class Node {
   IntentTable intents_;
   ActionTiming timing_;
   bool timer_armed_ = false;
+  bool actions_paused_ = false;  // no new localize requests (checkpoint window)
   uint64_t timer_round_op_ = 0;  // the last timer sync round; a new one waits until it completes
   std::vector<std::pair<NodeId, Message>> send_queue_;  // built, not yet sent; in order
   bool sending_ = false;  // a thread is draining send_queue_ (it sends what others queue)

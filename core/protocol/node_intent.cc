@@ -34,6 +34,8 @@ void Node::RecordClock(WorkerId w, Clock clock) {
 }
 
 void Node::ActOnIntents(WorkerId w, Effects* fx) {
+  // Paused: the signals stay pending and activate once actions resume.
+  if (actions_paused_) return;
   std::vector<Key> wanted, unwanted;
   std::vector<Clock> leads;
   intents_.Advance(w, clocks_[w], timing_.Horizon(w, clocks_[w]), &wanted, &unwanted, &leads);

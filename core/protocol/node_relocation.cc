@@ -176,6 +176,10 @@ void Node::DrainQueue(Key key, Effects* fx) {
   if (it == incoming_.end()) return;
   std::vector<Item> items = std::move(it->second);
   incoming_.erase(it);
+  if (actions_paused_ && incoming_.empty()) {  // a worker may wait for quiescence
+    for (WorkerId w = 0; w < workers_.size(); ++w)
+      if (waiting_[w]) fx->wake.parkers.push_back(workers_[w]->parker_.get());
+  }
   // Dispatch applies what the local copy can serve (everything on a main
   // copy; a replica serves local pulls and pushes) and forwards the rest.
   for (Item& item : items) Dispatch(key, std::move(item), /*via_home=*/false, fx);

@@ -116,6 +116,7 @@ nlohmann::json CheckpointManifest::ToJson() const {
           {"workers", workers},
           {"epoch", epoch},
           {"clock", clock},
+          {"taken_at_seconds", taken_at_seconds},
           {"workload", workload},
           {"fingerprint", fingerprint},
           {"files", fs}};
@@ -134,6 +135,10 @@ Result<CheckpointManifest> CheckpointManifest::FromJson(const nlohmann::json& j)
   if (!GetUnsigned(j, "nodes", &m.nodes) || !GetUnsigned(j, "workers", &m.workers) ||
       !GetUnsigned(j, "epoch", &m.epoch) || !GetUnsigned(j, "clock", &m.clock))
     return Status::Error("manifest: nodes, workers, epoch and clock must be integers");
+  if (auto at = j.find("taken_at_seconds"); at != j.end()) {  // optional
+    if (!at->is_number()) return Status::Error("manifest 'taken_at_seconds' is not a number");
+    m.taken_at_seconds = at->get<double>();
+  }
   if (m.nodes == 0 || m.nodes > (1u << 16) || m.workers == 0)
     return Status::Error("manifest: nodes must be in [1, 65536] and workers at least 1");
   auto workload = j.find("workload");

@@ -6,7 +6,7 @@
 //                  per row: key u64 | floats u32 | float32[floats]   (little-endian)
 //                  A row is the key's value followed by its optimizer state.
 //   manifest.json  format name and version, node and worker counts, the epoch
-//                  and stream clock it was taken after, the workload's
+//                  and stream clock it was taken after, the run's time then, the workload's
 //                  fingerprint (what must match to resume), and per file: name,
 //                  node, bytes, rows, smallest and largest key, FNV-1a 64 checksum.
 // Every decoder checks every length against the bytes present and returns an
@@ -50,6 +50,9 @@ struct CheckpointManifest {
   uint32_t workers = 0;  // per node
   uint32_t epoch = 0;    // epochs completed before the checkpoint
   uint64_t clock = 0;    // per-worker stream clock at the checkpoint
+  // The run's clock (Worker::Now: simulated or wall seconds) at the commit;
+  // the simulator's recovery reports the work lost since. Optional on read.
+  double taken_at_seconds = 0;
   std::string workload;
   nlohmann::json fingerprint = nlohmann::json::object();  // must equal the resuming run's
   std::vector<CheckpointFile> files;                      // one per node, in node order

@@ -5,6 +5,7 @@
 #include "experiments/cli/command.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/cli/sim_recovery.h"
 #include "experiments/drivers/sim_driver.h"
 #include "simulator/costs_file.h"
 
@@ -133,15 +134,22 @@ CommandFn AddSimCommand(CLI::App& root) {
     nlohmann::json cfg = config->ToJson();
     cfg.erase("network");  // the loopback model's section; the sim's network is under "sim"
     cfg["sim"] = sim->ToJson();
-    const nlohmann::json j = r->result.ToJson(cfg);
+    nlohmann::json j = r->result.ToJson(cfg);
+    if (r->failure.has_value() && !config->checkpoint_dir.empty()) {
+      // Recover from the last checkpoint (sim_recovery.h); report the restarted run.
+      Result<nlohmann::json> recovered = RecoverSimRun(*app, *config, *sim->fail_node, j);
+      if (!recovered.ok()) return RunError(*r->failure + "; " + recovered.status().message());
+      j = std::move(*recovered);
+    }
     if (!config->out_dir.empty()) {
       if (Status s = WriteResultJson(config->out_dir, j); !s.ok()) return RunError(s.message());
     }
-    if (r->failure.has_value()) return RunError(*r->failure);
+    if (r->failure.has_value() && config->checkpoint_dir.empty()) return RunError(*r->failure);
     PrintResultSummary(j, stdout);
     if (!config->out_dir.empty())
       std::printf("  result: %s/result.json\n", config->out_dir.c_str());
-    return (r->result.verified.has_value() && !*r->result.verified) ? 1 : 0;
+    const auto verified = j.find("verified");
+    return (verified != j.end() && verified->is_boolean() && !verified->get<bool>()) ? 1 : 0;
   };
 }
 

@@ -41,8 +41,8 @@ Status RunConfig::Validate() {
   if (checkpoint_every > 0 && checkpoint_dir.empty())
     return Status::Error("--checkpoint-every needs --checkpoint-dir");
   if (!checkpoint_dir.empty() && checkpoint_every == 0) checkpoint_every = 1;
-  if ((!checkpoint_dir.empty() || !resume_dir.empty()) && workload != "zipf")
-    return Status::Error("--checkpoint-dir/--resume: only --workload zipf supports checkpoints");
+  if ((!checkpoint_dir.empty() || !resume_dir.empty()) && backend == "single")
+    return Status::Error("--checkpoint-dir/--resume: --backend single has no checkpoints");
   zipf.pattern = *p;
   zipf.epochs = epochs;
   zipf.verify = verify;

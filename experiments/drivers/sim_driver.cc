@@ -123,7 +123,7 @@ Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job&
     char text[160];
     std::snprintf(text, sizeof(text),
                   "node %u failed at simulated time %.6f s (--fail-node); run ended there "
-                  "(no recovery yet)",
+                  "(recovery needs --checkpoint-dir)",
                   st.failure->node, st.failure->at_seconds);
     out.failure = text;
     r.extra["failure"] = {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/base/check.h"
+#include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
 
 namespace augur {
@@ -66,11 +67,35 @@ NodeOptions BatchJob::MakeNodeOptions() const {
   return o;
 }
 
-void BatchJob::Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys,
+Clock BatchJob::BatchesPerEpoch(uint32_t g) const {
+  const uint64_t b = BatchSize();
+  return static_cast<Clock>((items_of_[g].size() + b - 1) / b);
+}
+
+nlohmann::json BatchJob::Fingerprint() const {
+  size_t items = 0;
+  for (const auto& mine : items_of_) items += mine.size();
+  return {{"data_dir", config_.data_dir},
+          {"train_items", items},
+          {"seed", config_.seed},
+          {"optimizer", OptimizerKindName(Optimizer().kind)},
+          {"row_length", RowLength()}};
+}
+
+Status BatchJob::LoadResume() {
+  if (config_.resume_dir.empty()) return Status::Ok();
+  Result<LoadedCheckpoint> ck = LoadResumeCheckpoint(config_, Fingerprint());
+  if (!ck.ok()) return ck.status();
+  if (Status s = CheckRowShapes(*ck, Layout(), Optimizer()); !s.ok()) return s;
+  resume_ = std::move(*ck);
+  return Status::Ok();
+}
+
+void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<Key>* keys,
                       std::deque<Pending>* pending) const {
   const std::vector<uint32_t>& mine = items_of_[g];
   const uint64_t b = BatchSize();
-  const Clock per_epoch = static_cast<Clock>((mine.size() + b - 1) / b);
+  const Clock per_epoch = BatchesPerEpoch(g);
   if (per_epoch == 0 || c >= per_epoch * config_.epochs) return;
   const uint64_t begin = static_cast<uint64_t>(c % per_epoch) * b;
   const uint64_t n = std::min<uint64_t>(b, mine.size() - begin);
@@ -81,12 +106,12 @@ void BatchJob::Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys,
     IntentKeys(items, epoch, keys);
     std::sort(keys->begin(), keys->end());
     keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
-    w.Intent(*keys, c, c + 1);
+    w.Intent(*keys, local, local + 1);
   }
   if (NegativeDistribution() != nullptr) {
     const uint64_t k = NegativesFor(items, epoch);
     AUGUR_CHECK(k <= UINT32_MAX, "a batch samples %llu keys", static_cast<unsigned long long>(k));
-    pending->push_back(Pending{c, w.PrepareSample(static_cast<uint32_t>(k), c, c + 1)});
+    pending->push_back(Pending{local, w.PrepareSample(static_cast<uint32_t>(k), local, local + 1)});
   }
 }
 
@@ -96,23 +121,26 @@ void BatchJob::RunWorker(Worker& w) {
   const uint32_t b = BatchSize();
   const Clock lookahead = config_.zipf.lookahead;
   const bool records = w.node_id() == 0 && w.id() == 0;
+  if (resume_.has_value()) RestoreRows(w, *resume_);
+  // Batch c of the whole run (seeds its Rng); the worker's clock counts from 0.
+  const Clock base = StartEpoch() * BatchesPerEpoch(g);
   std::vector<Key> ahead;
   std::deque<Pending> pending;
   BatchRows rows(RowLength());
-  for (Clock c = 0; c < lookahead; ++c) Signal(w, g, c, &ahead, &pending);
+  for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);
   double epoch_start = w.Now();
   Clock c = 0;
-  for (uint32_t epoch = 0; epoch < config_.epochs; ++epoch) {
+  for (uint32_t epoch = StartEpoch(); epoch < config_.epochs; ++epoch) {
     BatchStats& stats = stats_[g][epoch];
     for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
-      Signal(w, g, c + lookahead, &ahead, &pending);
+      Signal(w, g, base + c + lookahead, c + lookahead, &ahead, &pending);
       SampleHandle negatives;
       if (!pending.empty() && pending.front().clock == c) {
         negatives = pending.front().handle;
         pending.pop_front();
       }
       const size_t n = std::min<size_t>(b, mine.size() - begin);
-      Rng rng(DeriveSeed(config_.seed, g, static_cast<uint64_t>(c)));
+      Rng rng(DeriveSeed(config_.seed, g, static_cast<uint64_t>(base + c)));
       const BatchStats s = TrainBatch(w, std::span<const uint32_t>(mine.data() + begin, n), epoch,
                                       rng, negatives, rows);
       stats.loss += s.loss;
@@ -127,11 +155,10 @@ void BatchJob::RunWorker(Worker& w) {
     }
     rows.Finish(w);
     w.Barrier();
-    if (records) {
-      const double now = w.Now();
-      epoch_seconds_.push_back(now - epoch_start);
-      epoch_start = now;
-    }
+    if (records) epoch_seconds_.push_back(w.Now() - epoch_start);
+    if (config_.checkpoint_every > 0 && (epoch + 1) % config_.checkpoint_every == 0)
+      WriteRowCheckpoint(w, config_, epoch + 1, base + c, Fingerprint());
+    if (records) epoch_start = w.Now();  // checkpoint time is not training time
   }
   AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
@@ -147,7 +174,7 @@ void BatchJob::Report(RunResult* result) const {
   result->samples = 0;
   nlohmann::json losses = nlohmann::json::array();
   uint64_t sampled = 0, sampled_key_sum = 0;
-  for (uint32_t e = 0; e < config_.epochs; ++e) {
+  for (uint32_t e = StartEpoch(); e < config_.epochs; ++e) {
     double loss = 0, terms = 0;
     for (const auto& per_worker : stats_) {
       loss += per_worker[e].loss;
@@ -174,6 +201,7 @@ void BatchJob::Report(RunResult* result) const {
                                  {"sampled_key_sum", sampled_key_sum},
                                  {"distribution_draws", draws_->load()}};
   }
+  if (resume_.has_value()) result->extra["resumed_after_epoch"] = StartEpoch();
   if (!quality_.is_null()) result->extra["quality"] = quality_;
 }
 

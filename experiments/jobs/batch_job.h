@@ -11,13 +11,21 @@
 // prepares its negatives at the same time (Worker::PrepareSample(K, c, c+1)
 // for the batch of clock c; the node's sampling scheme, --sampling, draws
 // them from the workload's NegativeDistribution()), then TrainBatch() pulls
-// (negatives through Worker::PullSample on the handle), computes and pushes, charges modelled
-// compute (Worker::Compute, compute_seconds_per_sample per training sample: triple, rating, token
-// of a wv sentence) and advances its clock; a barrier ends every epoch. Afterwards worker 0 of
-// every node snapshots its node's metrics, and node 0's worker 0 pulls the whole model and
-// evaluates it (not counted in the epoch times or the metrics). Threading (Job contract): RunWorker
-// runs concurrently for all workers; each writes only its own slots; Report runs after all
-// returned.
+// (negatives through Worker::PullSample on the handle), computes and pushes,
+// charges modelled compute (Worker::Compute, compute_seconds_per_sample per
+// training sample: triple, rating, token of a wv sentence) and advances its
+// clock; a barrier ends every epoch. Afterwards worker 0 of every node
+// snapshots its node's metrics, and node 0's worker 0 pulls the whole model
+// and evaluates it (not counted in the epoch times or the metrics).
+// Checkpoints (--checkpoint-dir, every --checkpoint-every epochs, after the
+// epoch's barrier) hold every main copy's whole row, optimizer state
+// included (jobs/job_checkpoint.h). With --resume the rows are restored
+// before training, re-homed under this run's node count, and training
+// continues at the checkpoint's epoch; the clock c that seeds each batch's
+// Rng continues from epoch * batches_per_epoch of the worker, so a resume on
+// the same shape draws the same random streams as an uninterrupted run.
+// Threading (Job contract): RunWorker runs concurrently for all workers;
+// each writes only its own slots; Report runs after all returned.
 #pragma once
 
 #include <atomic>
@@ -30,6 +38,7 @@
 #include <vector>
 
 #include "core/base/rng.h"
+#include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/jobs/batch_rows.h"
 #include "experiments/jobs/job.h"
 #include "experiments/partition/graph_partitioner.h"
@@ -49,6 +58,9 @@ class BatchJob : public Job {
   NodeOptions MakeNodeOptions() const override;
   void RunWorker(Worker& w) override;
   void Report(RunResult* result) const override;
+  // Loads and checks config.resume_dir (if set). Call once after construction.
+  // Error names the checkpoint file and the problem.
+  Status LoadResume();
 
  protected:
   explicit BatchJob(const RunConfig& config)
@@ -84,12 +96,16 @@ class BatchJob : public Job {
  private:
   uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
   struct Pending {
-    Clock clock;
+    Clock clock;  // this run's worker clock
     SampleHandle handle;
   };
-  // At clock c - lookahead: intent for batch c's keys (lookahead > 0) and its
-  // negatives prepared (appended to *pending).
-  void Signal(Worker& w, uint32_t g, Clock c, std::vector<Key>* keys,
+  Clock BatchesPerEpoch(uint32_t g) const;
+  uint32_t StartEpoch() const { return resume_.has_value() ? resume_->manifest.epoch : 0; }
+  // What a checkpoint must share with the run resuming from it.
+  nlohmann::json Fingerprint() const;
+  // For global batch c (this run's worker clock `local`): intent for its keys
+  // (lookahead > 0) and its negatives prepared (appended to *pending).
+  void Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<Key>* keys,
               std::deque<Pending>* pending) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
   // accessed first: the hot set nups replicates (--replicate limits it).
@@ -98,6 +114,7 @@ class BatchJob : public Job {
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
   nlohmann::json partition_info_;
   std::vector<Key> hot_keys_;
+  std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]

@@ -17,7 +17,9 @@ template <typename J, typename Task>
 Result<std::unique_ptr<Job>> Make(const RunConfig& config) {
   Result<std::unique_ptr<Task>> task = Task::Load(config);
   if (!task.ok()) return task.status();
-  return std::unique_ptr<Job>(std::make_unique<J>(config, std::move(*task)));
+  auto job = std::make_unique<J>(config, std::move(*task));
+  if (Status s = job->LoadResume(); !s.ok()) return s;
+  return std::unique_ptr<Job>(std::move(job));
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 #include "experiments/jobs/zipf_job.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <unordered_set>
 
 #include "core/base/check.h"
 #include "core/protocol/home.h"
+#include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
 
 namespace augur {
@@ -15,36 +14,13 @@ namespace {
 
 constexpr size_t kChunkKeys = 1024;
 
-// A checkpoint that cannot be written ends the run: continuing would leave the
-// user believing a checkpoint exists. One line, non-zero exit (peers on TCP
-// then see this node gone).
-[[noreturn]] void CheckpointFailed(const Status& s) {
-  std::fprintf(stderr, "augur: checkpoint failed: %s\n", s.message().c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<Job>> ZipfJob::Create(const RunConfig& config) {
   if (config.resume_dir.empty()) return std::unique_ptr<Job>(std::make_unique<ZipfJob>(config));
-  Result<LoadedCheckpoint> ck = LoadCheckpoint(config.resume_dir);
-  if (!ck.ok()) return ck.status().WithContext("--resume");
-  const CheckpointManifest& m = ck->manifest;
+  Result<LoadedCheckpoint> ck = LoadResumeCheckpoint(config, Fingerprint(config));
+  if (!ck.ok()) return ck.status();
   const std::string where = "--resume: checkpoint " + ck->path;
-  if (m.workload != config.workload)
-    return Status::Error(where + " is of workload '" + m.workload + "', not '" + config.workload +
-                         "'");
-  if (m.epoch >= config.epochs)
-    return Status::Error(where + " was taken after epoch " + std::to_string(m.epoch) +
-                         "; --epochs (the total) must be larger");
-  const nlohmann::json want = Fingerprint(config);
-  for (const auto& [name, value] : want.items()) {
-    if (!m.fingerprint.contains(name) || m.fingerprint[name] != value)
-      return Status::Error(where + " has " + name + " = " +
-                           (m.fingerprint.contains(name) ? m.fingerprint[name].dump() : "none") +
-                           ", this run " + value.dump());
-  }
   std::unordered_set<Key> seen;
   for (const CheckpointRow& r : ck->rows) {
     if (r.floats.size() != config.zipf.dim)
@@ -123,7 +99,7 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
   const std::string& dir = config_.checkpoint_dir;
   const bool lead = w.node_id() == 0 && w.id() == 0;
   if (lead) {
-    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) CheckpointFailed(s);
+    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
   }
   w.Barrier();                    // the temp dir exists; every push of the epoch is applied
   if (w.id() == 0) w.WaitSync();  // replica deltas reach their main copies
@@ -148,7 +124,7 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
                                                      values.begin() + (i + 1) * dim)});
     }
     if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
-      CheckpointFailed(s);
+      ExitCheckpointFailed(s);
   }
   w.Barrier();  // every node's part is durable
   if (lead) {
@@ -157,9 +133,10 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
     m.workers = config_.workers;
     m.epoch = epochs_done;
     m.clock = workload_.StartClock() + w.clock();
+    m.taken_at_seconds = w.Now();
     m.workload = config_.workload;
     m.fingerprint = Fingerprint(config_);
-    if (Status s = CommitCheckpoint(dir, m); !s.ok()) CheckpointFailed(s);
+    if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
   }
   w.Barrier();  // the checkpoint is published before training goes on
 }

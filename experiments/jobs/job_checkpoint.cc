@@ -1,0 +1,111 @@
+#include "experiments/jobs/job_checkpoint.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
+
+#include "core/protocol/home.h"
+
+namespace augur {
+
+void ExitCheckpointFailed(const Status& s) {
+  std::fprintf(stderr, "augur: checkpoint failed: %s\n", s.message().c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
+                                              const nlohmann::json& fingerprint) {
+  Result<LoadedCheckpoint> ck = LoadCheckpoint(config.resume_dir);
+  if (!ck.ok()) return ck.status().WithContext("--resume");
+  const CheckpointManifest& m = ck->manifest;
+  const std::string where = "--resume: checkpoint " + ck->path;
+  if (m.workload != config.workload)
+    return Status::Error(where + " is of workload '" + m.workload + "', not '" + config.workload +
+                         "'");
+  if (m.epoch >= config.epochs)
+    return Status::Error(where + " was taken after epoch " + std::to_string(m.epoch) +
+                         "; --epochs (the total) must be larger");
+  for (const auto& [name, value] : fingerprint.items()) {
+    if (!m.fingerprint.contains(name) || m.fingerprint[name] != value)
+      return Status::Error(where + " has " + name + " = " +
+                           (m.fingerprint.contains(name) ? m.fingerprint[name].dump() : "none") +
+                           ", this run " + value.dump());
+  }
+  return ck;
+}
+
+Status CheckRowShapes(const LoadedCheckpoint& ck, const ValueLayout& layout,
+                      const OptimizerConfig& optimizer) {
+  const std::string where = "--resume: checkpoint " + ck.path;
+  std::unordered_set<Key> seen;
+  for (const CheckpointRow& r : ck.rows) {
+    const size_t want = size_t{layout.Length(r.key)} * (1 + optimizer.StateRows());
+    if (r.floats.size() != want)
+      return Status::Error(where + ": key " + std::to_string(r.key) + " has " +
+                           std::to_string(r.floats.size()) + " floats, this model " +
+                           std::to_string(want) + " (value and optimizer state)");
+    if (!seen.insert(r.key).second)
+      return Status::Error(where + ": key " + std::to_string(r.key) + " is in two node files");
+  }
+  return Status::Ok();
+}
+
+void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done, uint64_t clock,
+                        const nlohmann::json& fingerprint) {
+  const std::string& dir = config.checkpoint_dir;
+  const bool lead = w.node_id() == 0 && w.id() == 0;
+  if (lead) {
+    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
+  }
+  w.Barrier();  // the temp dir exists; every push of the epoch is applied
+  if (w.id() == 0) w.PauseActions(true);
+  w.Barrier();  // no node starts moving a key any more
+  if (w.id() == 0) {
+    w.WaitSync();             // replica deltas reach their main copies
+    w.WaitNothingIncoming();  // moves already started have landed
+  }
+  w.Barrier();  // no row in transfer anywhere: the main copies hold every key once
+  if (w.id() == 0) {
+    std::vector<Key> keys;
+    std::vector<std::vector<float>> floats;
+    w.CopyMainRows(&keys, &floats);
+    std::vector<CheckpointRow> rows(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) rows[i] = {keys[i], std::move(floats[i])};
+    std::sort(rows.begin(), rows.end(),
+              [](const CheckpointRow& a, const CheckpointRow& b) { return a.key < b.key; });
+    if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
+      ExitCheckpointFailed(s);
+  }
+  w.Barrier();  // every node's part is durable
+  if (lead) {
+    CheckpointManifest m;
+    m.nodes = w.num_nodes();
+    m.workers = config.workers;
+    m.epoch = epochs_done;
+    m.clock = clock;
+    m.taken_at_seconds = w.Now();
+    m.workload = config.workload;
+    m.fingerprint = fingerprint;
+    if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
+  }
+  if (w.id() == 0) w.PauseActions(false);
+  w.Barrier();  // the checkpoint is published before training goes on
+}
+
+void RestoreRows(Worker& w, const LoadedCheckpoint& ck) {
+  if (w.id() == 0) {
+    std::vector<Key> keys;
+    std::vector<float> floats;
+    for (const CheckpointRow& r : ck.rows) {
+      if (HomeNode(r.key, w.num_nodes()) != w.node_id()) continue;
+      keys.push_back(r.key);
+      floats.insert(floats.end(), r.floats.begin(), r.floats.end());
+    }
+    w.InstallMainRows(keys, floats);
+  }
+  w.Barrier();  // every node restored its keys before anyone trains
+}
+
+}  // namespace augur

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Failure recovery of a batch workload (issue 7): a 3-node TCP mf run
+# checkpoints every epoch (whole rows: value and optimizer state); rank 2 is
+# killed (SIGKILL) after the second checkpoint; the survivors stop naming it;
+# the run resumes from the last checkpoint on 2 nodes (keys re-homed) and
+# ends with a result that trained exactly the remaining epochs and improved
+# on the checkpoint. Then `launch --restart-on-failure` recovers by itself.
+source "$(dirname "$0")/lib.sh"
+
+CK="$WORK/ck"
+JOB="--workload mf --mf-rows 2000 --mf-cols 400 --mf-nnz 40000 --workers 2 --seed 5 \
+  --policy adaptive --peer-timeout 5s --checkpoint-dir $CK --checkpoint-every 1"
+
+# A long run, killed after its second checkpoint.
+"$AUGUR" launch --local 3 --kill-after 60s -- $JOB --epochs 400 --out "$WORK/a" \
+  >"$WORK/a.log" 2>&1 &
+launch=$!
+CLEANUP_CMDS+=("kill $launch 2>/dev/null")
+for _ in $(seq 600); do
+  grep -qx "ckpt-[2-9]" "$CK/LATEST" 2>/dev/null && break
+  kill -0 "$launch" 2>/dev/null || { cat "$WORK/a.log"; fail "the run ended before its second checkpoint"; }
+  sleep 0.1
+done
+grep -qx "ckpt-[2-9]" "$CK/LATEST" || { cat "$WORK/a.log"; fail "no second checkpoint within 60s"; }
+victim=$(pgrep -P "$launch" -f -- "--rank 2 " | head -1)
+[ -n "$victim" ] || { cat "$WORK/a.log"; fail "rank 2's process not found"; }
+kill -9 "$victim"
+set +e
+wait "$launch"
+code=$?
+set -e
+[ "$code" != 0 ] || fail "launch succeeded although rank 2 was killed"
+grep -q "lost rank 2" "$WORK/a.log" || { cat "$WORK/a.log"; fail "no survivor named rank 2"; }
+latest=$(cat "$CK/LATEST")
+epoch=${latest#ckpt-}
+pass "rank 2 killed after $latest; survivors stopped: $(grep -m1 'lost rank 2' "$WORK/a.log")"
+
+# Resume on 2 nodes for two more epochs; compare with an evaluation of the
+# checkpoint itself (resume, then 0 further epochs is not allowed, so a
+# 1-epoch continuation serves as the reference point).
+"$AUGUR" launch --local 2 -- $JOB --epochs $((epoch + 2)) --resume "$CK" --out "$WORK/b" \
+  >"$WORK/b.log" 2>&1 || { cat "$WORK/b.log"; fail "the resumed run failed"; }
+"$AUGUR" launch --local 2 -- $JOB --epochs $((epoch + 1)) --resume "$CK/$latest" \
+  --out "$WORK/b1" >"$WORK/b1.log" 2>&1 || { cat "$WORK/b1.log"; fail "the 1-epoch resume failed"; }
+expect_json "$WORK/b/result.json" nodes 2
+python3 - "$WORK/b/result.json" "$WORK/b1/result.json" "$epoch" <<'PY' || fail "resumed run's result"
+import json, sys
+b, b1, epoch = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+assert b["resumed_after_epoch"] == epoch, b.get("resumed_after_epoch")
+assert len(b["epoch_seconds"]) == 2 and len(b["train_loss_per_epoch"]) == 2, b["epoch_seconds"]
+q, q1 = b["quality"]["test_rmse"], b1["quality"]["test_rmse"]
+assert q < q1, f"2 more epochs: test RMSE {q}, 1 more: {q1}"
+assert q < b["quality"]["test_rmse_of_mean"], q
+print(f"test RMSE after {epoch}+1 epochs {q1:.4f}, {epoch}+2 epochs {q:.4f}")
+PY
+pass "resumed $latest of the 3-node run on 2 nodes: finished with a result"
+
+# --restart-on-failure: rank 1 is killed; launch restarts every rank from the
+# last checkpoint and the run completes.
+rm -rf "$CK"
+"$AUGUR" launch --local 3 --restart-on-failure 2 --kill-after 60s -- $JOB --epochs 6 \
+  --out "$WORK/d" >"$WORK/d.log" 2>&1 &
+launch=$!
+CLEANUP_CMDS+=("kill $launch 2>/dev/null")
+for _ in $(seq 600); do
+  grep -qx "ckpt-[1-9]" "$CK/LATEST" 2>/dev/null && break
+  sleep 0.1
+done
+victim=$(pgrep -P "$launch" -f -- "--rank 1 " | head -1)
+[ -n "$victim" ] || { cat "$WORK/d.log"; fail "rank 1's process not found"; }
+kill -9 "$victim"
+wait "$launch" || { cat "$WORK/d.log"; fail "launch --restart-on-failure did not recover"; }
+grep -q "restarting from" "$WORK/d.log" || { cat "$WORK/d.log"; fail "no restart happened"; }
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["quality"]["test_rmse"] > 0' \
+  "$WORK/d/result.json" || fail "no quality in the restarted run's result"
+pass "launch --restart-on-failure: $(grep -m1 'restarting from' "$WORK/d.log"); finished"
