@@ -41,19 +41,19 @@ const char* MessageTypeName(MessageType type) {
 
 namespace {
 
+// Appends by copying (insert), never zero-filling first as resize() would:
+// the values array of a pull response is most of the frame.
 template <typename T>
 void Put(std::vector<uint8_t>* out, T v) {
-  const size_t at = out->size();
-  out->resize(at + sizeof(T));
-  std::memcpy(out->data() + at, &v, sizeof(T));  // hosts are little-endian (x86-64, arm64)
+  const auto* bytes = reinterpret_cast<const uint8_t*>(&v);  // hosts are little-endian
+  out->insert(out->end(), bytes, bytes + sizeof(T));
 }
 
 template <typename T>
 void PutArray(std::vector<uint8_t>* out, const std::vector<T>& v) {
   Put<uint32_t>(out, static_cast<uint32_t>(v.size()));
-  const size_t at = out->size();
-  out->resize(at + v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(out->data() + at, v.data(), v.size() * sizeof(T));
+  const auto* bytes = reinterpret_cast<const uint8_t*>(v.data());
+  if (!v.empty()) out->insert(out->end(), bytes, bytes + v.size() * sizeof(T));
 }
 
 // Bounds-checked sequential reader.
@@ -75,6 +75,17 @@ class Reader {
     if (bytes_.size() - pos_ < need) return false;
     v->resize(n);
     if (n > 0) std::memcpy(v->data(), bytes_.data() + pos_, need);
+    pos_ += need;
+    return true;
+  }
+  // The bytes of an array of T, in place.
+  template <typename T>
+  bool GetArrayBytes(std::span<const uint8_t>* v) {
+    uint32_t n = 0;
+    if (!Get(&n)) return false;
+    const uint64_t need = static_cast<uint64_t>(n) * sizeof(T);
+    if (bytes_.size() - pos_ < need) return false;
+    *v = bytes_.subspan(pos_, need);
     pos_ += need;
     return true;
   }
@@ -150,26 +161,36 @@ Result<FrameHeader> DecodeHeader(std::span<const uint8_t> bytes) {
   return h;
 }
 
-Result<Message> Decode(std::span<const uint8_t> frame) {
+Result<FrameView> DecodeView(std::span<const uint8_t> frame) {
   Result<FrameHeader> header = DecodeHeader(frame);
   if (!header.ok()) return header.status();
   if (frame.size() != kHeaderBytes + header->body_length) {
     return Status::Error("frame is " + std::to_string(frame.size()) + " bytes, header says " +
                          std::to_string(kHeaderBytes + header->body_length));
   }
-  Message m;
+  FrameView v;
+  Message& m = v.message;
   m.type = header->type;
   m.src = header->src;
   Reader r(frame.subspan(kHeaderBytes));
   if (!r.Get(&m.origin) || !r.Get(&m.aux) || !r.Get(&m.op_id) || !r.GetArray(&m.keys) ||
-      !r.GetArray(&m.slots) || !r.GetArray(&m.values)) {
+      !r.GetArray(&m.slots) || !r.GetArrayBytes<float>(&v.value_bytes)) {
     return Status::Error(std::string("truncated ") + MessageTypeName(m.type) + " body");
   }
   if (r.remaining() != 0) {
     return Status::Error(std::to_string(r.remaining()) + " trailing bytes after " +
                          MessageTypeName(m.type) + " body");
   }
-  return m;
+  return v;
+}
+
+Result<Message> Decode(std::span<const uint8_t> frame) {
+  Result<FrameView> v = DecodeView(frame);
+  if (!v.ok()) return v.status();
+  Message& m = v->message;
+  m.values.resize(v->value_count());
+  if (!m.values.empty()) std::memcpy(m.values.data(), v->value_bytes.data(), v->value_bytes.size());
+  return std::move(m);
 }
 
 }  // namespace augur

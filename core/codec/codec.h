@@ -43,4 +43,16 @@ Result<FrameHeader> DecodeHeader(std::span<const uint8_t> bytes);
 // Decodes one whole frame (header + body, nothing more).
 Result<Message> Decode(std::span<const uint8_t> frame);
 
+// A frame decoded without copying its values: `message` has every field but
+// `values` (left empty); `value_bytes` are the values' n * sizeof(float) bytes
+// inside the decoded frame (valid while it is; not aligned: read with memcpy).
+struct FrameView {
+  Message message;
+  std::span<const uint8_t> value_bytes;
+  size_t value_count() const { return value_bytes.size() / sizeof(float); }
+};
+// Decode with the same checks, for a receiver that copies large values once,
+// straight to where they go (a pull response into the worker's buffer).
+Result<FrameView> DecodeView(std::span<const uint8_t> frame);
+
 }  // namespace augur

@@ -212,9 +212,16 @@ void Node::OnTimer(uint64_t timer_id) {
 }
 
 Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
-  Result<Message> decoded = Decode(frame);
+  Result<FrameView> decoded = DecodeView(frame);
   if (!decoded.ok()) return decoded.status().WithContext("frame from node " + std::to_string(from));
-  const Message& m = *decoded;
+  Message& m = decoded->message;
+  // A pull response's values go straight from the frame to the worker's
+  // buffer; every other message gets its own copy.
+  const std::span<const uint8_t> value_bytes = decoded->value_bytes;
+  if (m.type != MessageType::kPullResponse) {
+    m.values.resize(decoded->value_count());
+    if (!m.values.empty()) std::memcpy(m.values.data(), value_bytes.data(), value_bytes.size());
+  }
   if (m.src != from || m.origin >= num_nodes_) {
     return Status::Error(From(m) + ": sender fields (src " + std::to_string(m.src) + ", origin " +
                          std::to_string(m.origin) + ") do not match connection to node " +
@@ -232,7 +239,8 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
     case MessageType::kPullResponse:
     case MessageType::kPushAck:
     case MessageType::kSetAck:
-      return HandleResponse(m);
+      return HandleResponse(
+          m, m.type == MessageType::kPullResponse ? value_bytes : std::span<const uint8_t>());
     case MessageType::kBarrierArrive:
     case MessageType::kBarrierRelease:
       return HandleBarrier(m);
@@ -248,20 +256,20 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
   return Status::Error(From(m) + ": unhandled type");
 }
 
-Status Node::CheckValueCount(const Message& m, bool rows) const {
+Status Node::CheckValueCount(const Message& m, bool rows, size_t value_count) const {
   uint64_t need = 0;
   for (Key k : m.keys) need += rows ? store_.RowLength(k) : layout().Length(k);
-  if (need != m.values.size()) {
-    return Status::Error(From(m) + ": " + std::to_string(m.values.size()) +
+  if (need != value_count) {
+    return Status::Error(From(m) + ": " + std::to_string(value_count) +
                          " values for keys needing " + std::to_string(need));
   }
   return Status::Ok();
 }
 
-Status Node::HandleResponse(const Message& m) {
+Status Node::HandleResponse(const Message& m, std::span<const uint8_t> pull_values) {
   const bool pull = m.type == MessageType::kPullResponse;
   if (pull) {
-    if (Status s = CheckValueCount(m, false); !s.ok()) return s;
+    if (Status s = CheckValueCount(m, false, pull_values.size() / sizeof(float)); !s.ok()) return s;
     if (m.slots.size() != m.keys.size())
       return Status::Error(From(m) + ": slots do not match keys");
   }
@@ -288,11 +296,11 @@ Status Node::HandleResponse(const Message& m) {
                                " outside the output buffer");
         }
       }
-      const float* at = m.values.data();
+      const uint8_t* at = pull_values.data();
       for (size_t i = 0; i < m.keys.size(); ++i) {
         const uint32_t len = layout().Length(m.keys[i]);
         std::memcpy(op.out + m.slots[i], at, len * sizeof(float));
-        at += len;
+        at += len * sizeof(float);
         NoteLocation(m.keys[i], m.src);
       }
     }

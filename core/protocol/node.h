@@ -132,6 +132,7 @@ class Node {
     Outbox out;
     Wakeups wake;
     bool arm_timer = false;  // start the sync timer (replication/intent is in use)
+    size_t pull_values = 0;  // floats a pull request being handled may answer with
   };
   static constexpr uint64_t kSyncTimer = 1;
 
@@ -169,8 +170,13 @@ class Node {
   void CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx);
   void ReleaseBarrier(uint64_t generation, Effects* fx);
   Status HandleBarrier(const Message& m);
-  Status HandleResponse(const Message& m);
-  Status CheckValueCount(const Message& m, bool rows) const;
+  // pull_values: a pull response's values, in place in the received frame
+  // (copied once, straight into the worker's buffer); empty otherwise.
+  Status HandleResponse(const Message& m, std::span<const uint8_t> pull_values);
+  Status CheckValueCount(const Message& m, bool rows) const {
+    return CheckValueCount(m, rows, m.values.size());
+  }
+  Status CheckValueCount(const Message& m, bool rows, size_t value_count) const;
   void EnsureTimer();
 
   // --- node_routing.cc: where each key of an operation or request goes.

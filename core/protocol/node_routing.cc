@@ -4,6 +4,7 @@
 // request if the key is on its way here, and otherwise forwards it: the home
 // node knows the owner (directory), every other node sends to its location
 // cache entry or to the home.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -87,6 +88,9 @@ Status Node::HandleRequest(const Message& m) {
     return Status::Error(from + ": unexpected values");
   }
   Effects fx;
+  if (m.type == MessageType::kPullRequest) {
+    for (Key k : m.keys) fx.pull_values += layout().Length(k);
+  }
   {
     EngineLock g(*this, fx);
     const float* at = m.values.data();
@@ -156,6 +160,11 @@ void Node::Apply(Key key, Item& item, Effects* fx) {
       }
       Message& m =
           fx->out.To(item.origin, MessageType::kPullResponse, self_, item.origin, item.op_id);
+      if (m.values.empty() && fx->pull_values > 0) {
+        m.values.reserve(fx->pull_values);  // one allocation for the whole response
+        m.keys.reserve(fx->pull_values / std::max<uint32_t>(1, layout().Length(key)) + 1);
+        m.slots.reserve(m.keys.capacity());
+      }
       m.keys.push_back(key);
       m.slots.push_back(item.slot);
       const size_t at = m.values.size();

@@ -1,6 +1,7 @@
 #include "core/codec/codec.h"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 
 #include "core/base/rng.h"
 
@@ -35,6 +36,27 @@ TEST_CASE("codec round-trips random messages and predicts their size", "[codec]"
   }
 }
 
+TEST_CASE("DecodeView gives every field but the values, and the values' bytes in place",
+          "[codec]") {
+  Rng rng(43);
+  for (int i = 0; i < 200; ++i) {
+    const Message m = RandomMessage(rng);
+    const std::vector<uint8_t> bytes = Encode(m);
+    Result<FrameView> view = DecodeView(bytes);
+    REQUIRE(view.ok());
+    REQUIRE(view->message.values.empty());
+    REQUIRE(view->value_count() == m.values.size());
+    std::vector<float> values(view->value_count());
+    if (!values.empty())
+      std::memcpy(values.data(), view->value_bytes.data(), view->value_bytes.size());
+    REQUIRE(values == m.values);
+    REQUIRE(view->value_bytes.data() + view->value_bytes.size() == bytes.data() + bytes.size());
+    Message fields = m;
+    fields.values.clear();
+    REQUIRE(view->message == fields);
+  }
+}
+
 TEST_CASE("codec rejects every truncation of a valid frame", "[codec]") {
   Rng rng(7);
   Message m = RandomMessage(rng);
@@ -44,6 +66,7 @@ TEST_CASE("codec rejects every truncation of a valid frame", "[codec]") {
   for (size_t len = 0; len < bytes.size(); ++len) {
     Result<Message> r = Decode(std::span<const uint8_t>(bytes.data(), len));
     REQUIRE_FALSE(r.ok());
+    REQUIRE_FALSE(DecodeView(std::span<const uint8_t>(bytes.data(), len)).ok());
   }
 }
 
