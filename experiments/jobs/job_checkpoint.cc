@@ -79,17 +79,7 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
       ExitCheckpointFailed(s);
   }
   w.Barrier();  // every node's part is durable
-  if (lead) {
-    CheckpointManifest m;
-    m.nodes = w.num_nodes();
-    m.workers = config.workers;
-    m.epoch = epochs_done;
-    m.clock = clock;
-    m.taken_at_seconds = w.Now();
-    m.workload = config.workload;
-    m.fingerprint = fingerprint;
-    if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
-  }
+  if (lead) CommitRunCheckpoint(w, dir, config, epochs_done, clock, fingerprint);
   if (w.id() == 0) w.PauseActions(false);
   w.Barrier();  // the checkpoint is published before training goes on
 }
@@ -106,6 +96,19 @@ void RestoreRows(Worker& w, const LoadedCheckpoint& ck) {
     w.InstallMainRows(keys, floats);
   }
   w.Barrier();  // every node restored its keys before anyone trains
+}
+
+void CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
+                         uint32_t epochs_done, uint64_t clock, const nlohmann::json& fingerprint) {
+  CheckpointManifest m;
+  m.nodes = w.num_nodes();
+  m.workers = config.workers;
+  m.epoch = epochs_done;
+  m.clock = clock;
+  m.taken_at_seconds = w.Now();
+  m.workload = config.workload;
+  m.fingerprint = fingerprint;
+  if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
 }
 
 }  // namespace augur

@@ -48,4 +48,10 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
 
 void RestoreRows(Worker& w, const LoadedCheckpoint& ck);
 
+// The last step of a checkpoint, on node 0's lead worker once every node's
+// rows are durable: writes the manifest (this run's shape, the epoch and
+// global clock reached, the fingerprint) and commits ckpt-E. Exits on error.
+void CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
+                         uint32_t epochs_done, uint64_t clock, const nlohmann::json& fingerprint);
+
 }  // namespace augur

@@ -128,15 +128,9 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
   }
   w.Barrier();  // every node's part is durable
   if (lead) {
-    CheckpointManifest m;
-    m.nodes = w.num_nodes();
-    m.workers = config_.workers;
-    m.epoch = epochs_done;
-    m.clock = workload_.StartClock() + w.clock();
-    m.taken_at_seconds = w.Now();
-    m.workload = config_.workload;
-    m.fingerprint = Fingerprint(config_);
-    if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
+    CommitRunCheckpoint(w, dir, config_, epochs_done,
+                        static_cast<uint64_t>(workload_.StartClock() + w.clock()),
+                        Fingerprint(config_));
   }
   w.Barrier();  // the checkpoint is published before training goes on
 }

@@ -60,18 +60,23 @@ Key KeyHomedAt(NodeId home, uint32_t nodes) {
     if (HomeNode(k, nodes) == home) return k;
 }
 
+// One worker, rows of 2 floats, relocate policy, intents act at once.
+NodeOptions OneWorkerRelocating() {
+  NodeOptions o;
+  o.workers = 1;
+  o.layout = ValueLayout(2);
+  o.policy = std::make_shared<RelocatePolicy>();
+  o.act_immediately = true;
+  return o;
+}
+
 Status Deliver(Node& node, const Message& m) { return node.OnMessage(m.src, Encode(m)); }
 
 TEST_CASE("a worker's request built during a hand-over leaves after it", "[protocol]") {
   // Node 1 holds key k (homed at node 0), hands it home on node 0's request,
   // and its worker signals intent for k while the hand-over is being sent.
   ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(2);
-  o.policy = std::make_shared<RelocatePolicy>();
-  o.act_immediately = true;
-  Node node(o, rt);
+  Node node(OneWorkerRelocating(), rt);
   const Key k = KeyHomedAt(0, 2);
 
   Message arrive{MessageType::kHandover, 0, 0, 0, 0, {k}, {1}, {1.0f, 2.0f}};
@@ -100,12 +105,7 @@ TEST_CASE("a worker's request built during a hand-over leaves after it", "[proto
 
 TEST_CASE("a timer sync round waits until the previous one is answered", "[protocol]") {
   ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(2);
-  o.policy = std::make_shared<RelocatePolicy>();
-  o.act_immediately = true;
-  Node node(o, rt);
+  Node node(OneWorkerRelocating(), rt);
   const Key k = KeyHomedAt(0, 2);
   const std::vector<Key> keys{k};
   node.worker(0).Intent(keys, 0, 1000);  // keeps the replica from being dropped
@@ -137,12 +137,7 @@ TEST_CASE("a timer sync round waits until the previous one is answered", "[proto
 
 TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[protocol]") {
   ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(2);
-  o.policy = std::make_shared<RelocatePolicy>();
-  o.act_immediately = true;
-  Node node(o, rt);
+  Node node(OneWorkerRelocating(), rt);
   const Key k = KeyHomedAt(0, 2);
   const std::vector<Key> keys{k};
   node.worker(0).Intent(keys, 0, 1);
