@@ -25,3 +25,58 @@ expect_json() {  # FILE KEY VALUE
   [ "$got" = "$3" ] || fail "$1: $2 is $got, expected $3"
 }
 SMALL="--workload zipf --pattern mixed --keys 20000 --batches 50 --epochs 1 --verify"
+
+# kill_after_second_checkpoint KILL_AFTER EPOCHS JOB...: runs `launch --local 3`
+# with checkpoints in $CK, SIGKILLs rank 2 once $CK/LATEST names ckpt-2 or
+# later, and checks the launch failed with a survivor naming rank 2. Sets
+# `latest` (ckpt-E) and `epoch` (E). Log: $WORK/a.log, output $WORK/a.
+kill_after_second_checkpoint() {
+  local kill_after=$1 epochs=$2 launch code
+  shift 2
+  "$AUGUR" launch --local 3 --kill-after "$kill_after" -- "$@" --epochs "$epochs" \
+    --out "$WORK/a" >"$WORK/a.log" 2>&1 &
+  launch=$!
+  CLEANUP_CMDS+=("kill $launch 2>/dev/null")
+  for _ in $(seq 600); do
+    grep -qx "ckpt-[2-9]" "$CK/LATEST" 2>/dev/null && break
+    kill -0 "$launch" 2>/dev/null || { cat "$WORK/a.log"; fail "the run ended before its second checkpoint"; }
+    sleep 0.1
+  done
+  grep -qx "ckpt-[2-9]" "$CK/LATEST" || { cat "$WORK/a.log"; fail "no second checkpoint within 60s"; }
+  local victim
+  victim=$(pgrep -P "$launch" -f -- "--rank 2 " | head -1)
+  [ -n "$victim" ] || { cat "$WORK/a.log"; fail "rank 2's process not found"; }
+  kill -9 "$victim"
+  set +e
+  wait "$launch"
+  code=$?
+  set -e
+  [ "$code" != 0 ] || fail "launch succeeded although rank 2 was killed"
+  grep -q "lost rank 2" "$WORK/a.log" || { cat "$WORK/a.log"; fail "no survivor named rank 2"; }
+  latest=$(cat "$CK/LATEST")
+  epoch=${latest#ckpt-}
+  pass "rank 2 killed after $latest; survivors stopped: $(grep -m1 'lost rank 2' "$WORK/a.log")"
+}
+
+# restart_after_kill KILL_AFTER EPOCHS JOB...: `launch --local 3
+# --restart-on-failure 2` with checkpoints in $CK (emptied first); SIGKILLs
+# rank 1 after the first checkpoint; the launch must restart from a
+# checkpoint and finish. Log: $WORK/d.log, output $WORK/d.
+restart_after_kill() {
+  local kill_after=$1 epochs=$2 launch victim
+  shift 2
+  rm -rf "$CK"
+  "$AUGUR" launch --local 3 --restart-on-failure 2 --kill-after "$kill_after" -- "$@" \
+    --epochs "$epochs" --out "$WORK/d" >"$WORK/d.log" 2>&1 &
+  launch=$!
+  CLEANUP_CMDS+=("kill $launch 2>/dev/null")
+  for _ in $(seq 600); do
+    grep -qx "ckpt-[1-9]" "$CK/LATEST" 2>/dev/null && break
+    sleep 0.1
+  done
+  victim=$(pgrep -P "$launch" -f -- "--rank 1 " | head -1)
+  [ -n "$victim" ] || { cat "$WORK/d.log"; fail "rank 1's process not found"; }
+  kill -9 "$victim"
+  wait "$launch" || { cat "$WORK/d.log"; fail "launch --restart-on-failure did not recover"; }
+  grep -q "restarting from" "$WORK/d.log" || { cat "$WORK/d.log"; fail "no restart happened"; }
+}
