@@ -55,17 +55,7 @@ double Quality(const RunResult& r, const char* name) {
   return r.extra.at("quality").at(name).get<double>();
 }
 
-void WriteMf(const TempDir& dir) {
-  MfGenOptions g;
-  g.rows = 300;
-  g.cols = 150;
-  g.nnz = 12000;
-  g.true_rank = 4;
-  g.seed = 5;
-  Result<MfDataset> d = GenerateMf(g);
-  REQUIRE(d.ok());
-  REQUIRE(WriteMfDataset(*d, g, dir.path()).ok());
-}
+void WriteMf(const TempDir& dir) { REQUIRE(testing::WriteTinyMf(dir.path()).ok()); }
 
 // Replication makes quality depend on replica staleness, which a checkpoint
 // changes (it synchronises every replica), so with adaptive the reference is

@@ -41,6 +41,20 @@ class TempDir {
   std::string path_;
 };
 
+// A small Zipf-skewed rating matrix of true rank 4 (300 x 150, 12,000
+// ratings, seed 5), written as an mf data set into `dir`.
+inline Status WriteTinyMf(const std::string& dir) {
+  MfGenOptions g;
+  g.rows = 300;
+  g.cols = 150;
+  g.nnz = 12000;
+  g.true_rank = 4;
+  g.seed = 5;
+  Result<MfDataset> d = GenerateMf(g);
+  if (!d.ok()) return d.status();
+  return WriteMfDataset(*d, g, dir);
+}
+
 // A learnable KG: relation r links e to (e + r + 1) mod n and to (e * 7 + r) mod n.
 inline KgDataset TinyKg(uint32_t entities = 120, uint32_t relations = 3, uint64_t seed = 7) {
   std::vector<Triple> all;

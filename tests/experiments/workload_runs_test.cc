@@ -135,15 +135,7 @@ TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads
 
 TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[workloads]") {
   TempDir dir("mf-run");
-  MfGenOptions g;
-  g.rows = 300;
-  g.cols = 150;
-  g.nnz = 12000;
-  g.true_rank = 4;
-  g.seed = 5;
-  Result<MfDataset> d = GenerateMf(g);
-  REQUIRE(d.ok());
-  REQUIRE(WriteMfDataset(*d, g, dir.path()).ok());
+  REQUIRE(testing::WriteTinyMf(dir.path()).ok());
   RunConfig c = TinyConfig("mf", dir.path(), 30);
   const RunResult one = Single(TinyConfig("mf", dir.path(), 1), 1);
   const RunResult single = Single(c, 1);
