@@ -78,8 +78,9 @@ Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {
 bool Worker::IsDone(Ticket t) { return t.id == 0 || node_.OpDone(t.id); }
 
 template <typename Done>
-void Worker::ParkUntil(Done done) {
+void Worker::ParkUntil(Done done, double* seconds) {
   if (done()) return;
+  const double start = Now();
   for (;;) {
     node_.SetWaiting(id_, true);
     if (done()) break;  // re-check after announcing: no lost wake-up
@@ -87,14 +88,15 @@ void Worker::ParkUntil(Done done) {
     if (done()) break;
   }
   node_.SetWaiting(id_, false);
+  *seconds += Now() - start;
 }
 
 void Worker::Wait(Ticket t) {
-  if (t.id != 0) ParkUntil([&] { return node_.OpDone(t.id); });
+  if (t.id != 0) ParkUntil([&] { return node_.OpDone(t.id); }, &wait_seconds_);
 }
 
 void Worker::WaitAll() {
-  ParkUntil([&] { return node_.WorkerIdle(id_); });
+  ParkUntil([&] { return node_.WorkerIdle(id_); }, &wait_seconds_);
 }
 
 void Worker::Intent(std::span<const Key> keys, Clock start, Clock end) {
@@ -110,20 +112,20 @@ void Worker::WaitSync() {
   Node::Effects fx;
   const uint64_t op = node_.StartWaitSync(id_, &fx);
   node_.Flush(fx);
-  if (op != 0) ParkUntil([&] { return node_.OpDone(op); });
+  if (op != 0) ParkUntil([&] { return node_.OpDone(op); }, &wait_seconds_);
 }
 
 void Worker::Barrier() {
   WaitAll();
   uint64_t gen = 0;
   node_.ArriveAtBarrier(id_, &gen);
-  ParkUntil([&] { return node_.BarrierReleased(gen); });
+  ParkUntil([&] { return node_.BarrierReleased(gen); }, &barrier_seconds_);
 }
 
 void Worker::PauseActions(bool paused) { node_.PauseActions(paused); }
 
 void Worker::WaitNothingIncoming() {
-  ParkUntil([&] { return node_.NothingIncoming(); });
+  ParkUntil([&] { return node_.NothingIncoming(); }, &barrier_seconds_);
 }
 
 void Worker::CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const {

@@ -100,14 +100,19 @@ class Worker {
 
   uint64_t local_accesses() const { return local_accesses_; }
   uint64_t remote_accesses() const { return remote_accesses_; }
+  // Runtime seconds this worker spent parked: for its own operations (pulls,
+  // pushes, WaitSync) and at barriers (waiting for slower workers).
+  double wait_seconds() const { return wait_seconds_; }
+  double barrier_seconds() const { return barrier_seconds_; }
 
  private:
   friend class Node;
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
-  // Parks until done() holds (re-checked after every wake-up).
+  // Parks until done() holds (re-checked after every wake-up); adds the
+  // time parked to *seconds.
   template <typename Done>
-  void ParkUntil(Done done);
+  void ParkUntil(Done done, double* seconds);
 
   Node& node_;
   WorkerId id_;
@@ -115,6 +120,8 @@ class Worker {
   Clock clock_ = 0;
   uint64_t local_accesses_ = 0;
   uint64_t remote_accesses_ = 0;
+  double wait_seconds_ = 0;
+  double barrier_seconds_ = 0;
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
   WorkerSampler sampler_;
   ParamStore::BatchScratch scratch_;

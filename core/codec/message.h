@@ -44,15 +44,23 @@ enum class MessageType : uint8_t {
   // keys + values (rows): replicas for the receiver.
   kReplicaGrant = 12,
   // keys + values (replica deltas); slots: per-key sync version, with
-  // kDropBit set when the holder drops the replica after this flush.
+  // kDropBit set when the holder drops the replica after this flush, and
+  // kNoDeltaBit when the delta is zero: that key carries no values (a poll).
   kSyncRequest = 13,
-  // keys + values (fresh rows) for kept replicas; aux: dropped keys acknowledged.
+  // keys + values (fresh rows) for kept replicas whose main copy changed
+  // since the holder last got its row; aux: the other keys acknowledged
+  // (dropped, or unchanged).
   kSyncResponse = 14,
   kMaxType = 14,
 };
 
 inline constexpr uint32_t kViaHome = 1;
 inline constexpr uint32_t kDropBit = 0x80000000u;
+inline constexpr uint32_t kNoDeltaBit = 0x40000000u;
+// The sync version: the slot's bits below the flags (30-bit serial numbers).
+inline constexpr uint32_t kSyncVersionMask = kNoDeltaBit - 1;
+// Whether a kSyncRequest key with this slot carries a delta (values).
+inline constexpr bool SyncCarriesDelta(uint32_t slot) { return (slot & kNoDeltaBit) == 0; }
 
 const char* MessageTypeName(MessageType type);
 

@@ -22,10 +22,14 @@ struct MetricsSnapshot {
   uint64_t relocations = 0;      // main copies handed over by this node
   uint64_t replicas_created = 0;
   uint64_t replicas_dropped = 0;
-  uint64_t replica_syncs = 0;  // replica keys flushed to their main copy
-  uint64_t forwards = 0;       // request keys forwarded (stale location)
+  uint64_t replica_syncs = 0;      // replica deltas flushed to their main copy
+  uint64_t replica_polls = 0;      // replicas synced with a zero delta (key only)
+  uint64_t replica_refreshes = 0;  // fresh rows sent to holders by sync rounds
+  uint64_t forwards = 0;           // request keys forwarded (stale location)
   uint64_t localize_requests = 0;
   uint64_t late_accesses = 0;  // accesses that found a key with active intent not yet local
+  double wait_seconds = 0;     // workers parked for their own operations (summed over workers)
+  double barrier_seconds = 0;  // workers parked at barriers (summed over workers)
   uint64_t lead_count = 0;     // intent signals acted on
   double lead_clocks_sum = 0;  // sum of (start - clock) at action time
   double lead_clocks_p99 = 0;  // max over nodes when summed
@@ -42,6 +46,8 @@ struct NodeCounters {
   std::atomic<uint64_t> replicas_created{0};
   std::atomic<uint64_t> replicas_dropped{0};
   std::atomic<uint64_t> replica_syncs{0};
+  std::atomic<uint64_t> replica_polls{0};
+  std::atomic<uint64_t> replica_refreshes{0};
   std::atomic<uint64_t> forwards{0};
   std::atomic<uint64_t> localize_requests{0};
   std::atomic<uint64_t> late_accesses{0};

@@ -63,12 +63,16 @@ MetricsSnapshot Node::Metrics() {
   s.replicas_created = get(counters_.replicas_created);
   s.replicas_dropped = get(counters_.replicas_dropped);
   s.replica_syncs = get(counters_.replica_syncs);
+  s.replica_polls = get(counters_.replica_polls);
+  s.replica_refreshes = get(counters_.replica_refreshes);
   s.forwards = get(counters_.forwards);
   s.localize_requests = get(counters_.localize_requests);
   s.late_accesses = get(counters_.late_accesses);
   for (const auto& w : workers_) {
     s.local_accesses += w->local_accesses();
     s.remote_accesses += w->remote_accesses();
+    s.wait_seconds += w->wait_seconds();
+    s.barrier_seconds += w->barrier_seconds();
   }
   LockGuard<Mutex> g(*mu_);
   uint64_t n = 0;

@@ -114,7 +114,8 @@ class Node {
   };
   struct Holder {
     NodeId node;
-    uint32_t version;  // last sync sequence number applied from it
+    uint32_t version;   // last sync sequence number applied from it
+    uint64_t sent = 0;  // RowDigest of the row it last got from here (0: none)
   };
   // Directory entry at the home: the owner, and the ownership epoch (the
   // number of hand-overs, 16-bit serial arithmetic) so a late owner update

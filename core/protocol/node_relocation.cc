@@ -11,6 +11,7 @@
 
 #include "core/base/check.h"
 #include "core/protocol/node.h"
+#include "core/protocol/row_digest.h"
 
 namespace augur {
 
@@ -47,12 +48,18 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
   }
   const KeyView view{key, intents_.ActiveCount(key) > 0, others};
   if (policy_->IsStaticReplica(key) || policy_->Place(view) == Placement::kReplicate) {
-    if (!known) holders_[key].push_back(Holder{requester, 0});
+    std::vector<Holder>& list = holders_[key];
+    if (!known) list.push_back(Holder{requester, 0});
     Message& m = fx->out.To(requester, MessageType::kReplicaGrant, self_, self_, 0);
     m.keys.push_back(key);
     const size_t at = m.values.size();
-    m.values.resize(at + store_.RowLength(key));
+    const uint32_t row_len = store_.RowLength(key);
+    m.values.resize(at + row_len);
     store_.ReadRow(key, m.values.data() + at);
+    // The holder's replica now starts from this row: sync rounds compare with it.
+    const uint64_t digest = RowDigest(m.values.data() + at, row_len);
+    for (Holder& h : list)
+      if (h.node == requester) h.sent = digest;
     return;
   }
   AUGUR_CHECK(others == 0, "relocating key %llu that has %u other replica holders",

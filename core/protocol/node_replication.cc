@@ -7,16 +7,33 @@
 // Policy says the holder is the only node still interested, hands it the
 // main copy (upgrade). A replica without local intent is flushed and dropped.
 // WaitSync() runs one such round for the calling worker and waits for it.
+//
+// Idle replicas cost (almost) nothing: a zero delta is sent as a poll (the
+// key alone, kNoDeltaBit), and the owner sends a row back only when it differs
+// from the row that holder last got (RowDigest per holder); otherwise it just
+// acknowledges the key. So a round's bytes follow what changed, not how many
+// replicas exist.
 #include <cstring>
 #include <string>
 
 #include "core/base/check.h"
 #include "core/protocol/node.h"
+#include "core/protocol/row_digest.h"
 
 namespace augur {
 
 namespace {
-bool Newer32(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) > 0; }
+// Serial-number comparison (RFC 1982) of 30-bit sync versions.
+bool NewerVersion(uint32_t a, uint32_t b) {
+  const uint32_t d = (a - b) & kSyncVersionMask;
+  return d != 0 && d < (kSyncVersionMask + 1) / 2;
+}
+
+bool AllZero(const float* v, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (v[i] != 0.0f) return false;
+  return true;
+}
 }  // namespace
 
 size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
@@ -28,10 +45,9 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
     // One node-wide sequence (not per replica lifetime): a flush that races a
     // re-grant of the same key still carries a newer version than any before.
-    sync_seq_ = (sync_seq_ + 1) & ~kDropBit;
+    sync_seq_ = (sync_seq_ + 1) & kSyncVersionMask;
     Message& m = fx->out.To(r.owner, MessageType::kSyncRequest, self_, self_, op_id);
     m.keys.push_back(k);
-    m.slots.push_back(sync_seq_ | (drop ? kDropBit : 0));
     const size_t at = m.values.size();
     m.values.resize(at + len);
     // Snapshot (and, on drop, removal) under one stripe lock: a concurrent
@@ -44,7 +60,14 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
         std::memset(e.delta, 0, len * sizeof(float));
       });
     }
-    counters_.replica_syncs.fetch_add(1, std::memory_order_relaxed);
+    const bool delta = !AllZero(m.values.data() + at, len);
+    if (!delta) m.values.resize(at);  // a poll: the key alone
+    m.slots.push_back(sync_seq_ | (drop ? kDropBit : 0) | (delta ? 0 : kNoDeltaBit));
+    if (delta) {
+      counters_.replica_syncs.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      counters_.replica_polls.fetch_add(1, std::memory_order_relaxed);
+    }
     ++n;
     if (drop) {
       counters_.replicas_dropped.fetch_add(1, std::memory_order_relaxed);
@@ -66,12 +89,13 @@ uint64_t Node::StartWaitSync(WorkerId w, Effects* fx) {
 
 void Node::ApplySync(Key key, Item& item, Effects* fx) {
   const NodeId holder = item.origin;
-  const uint32_t version = item.slot & ~kDropBit;
+  const uint32_t version = item.slot & kSyncVersionMask;
   const bool drop = (item.slot & kDropBit) != 0;
+  const bool delta = SyncCarriesDelta(item.slot);
   if (holder == self_) {
     // Our own flush, sent while we held a replica, reached us after that
     // replica was upgraded to the main copy: its delta still applies once.
-    store_.Push(key, item.values.data(), false);
+    if (delta) store_.Push(key, item.values.data(), false);
     if (item.op_id != 0 && ops_.count(item.op_id)) CompleteKeys(item.op_id, 1, fx);
     return;
   }
@@ -83,7 +107,7 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
     hs.push_back(Holder{holder, 0});
     h = &hs.back();
   }
-  if (Newer32(version, h->version)) {
+  if (delta && NewerVersion(version, h->version)) {
     store_.Push(key, item.values.data(), false);
     h->version = version;
   }
@@ -100,10 +124,19 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
     return;
   }
   Message& m = fx->out.Ack(holder, MessageType::kSyncResponse, self_, item.op_id);
-  m.keys.push_back(key);
+  const uint32_t row_len = store_.RowLength(key);
   const size_t at = m.values.size();
-  m.values.resize(at + store_.RowLength(key));
+  m.values.resize(at + row_len);
   store_.ReadRow(key, m.values.data() + at);
+  const uint64_t digest = RowDigest(m.values.data() + at, row_len);
+  if (digest == h->sent) {  // the holder's replica already starts from this row
+    m.values.resize(at);
+    ++m.aux;
+    return;
+  }
+  h->sent = digest;
+  m.keys.push_back(key);
+  counters_.replica_refreshes.fetch_add(1, std::memory_order_relaxed);
 }
 
 Status Node::HandleSyncResponse(const Message& m) {

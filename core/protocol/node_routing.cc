@@ -82,7 +82,14 @@ Status Node::HandleRequest(const Message& m) {
   const bool pull_like = m.type == MessageType::kPullRequest || m.type == MessageType::kSyncRequest;
   if (pull_like && m.slots.size() != m.keys.size())
     return Status::Error(from + ": slots do not match keys");
-  if (CarriesValues(m.type)) {
+  if (m.type == MessageType::kSyncRequest) {
+    uint64_t need = 0;  // polls (kNoDeltaBit) carry no values
+    for (size_t i = 0; i < m.keys.size(); ++i)
+      if (SyncCarriesDelta(m.slots[i])) need += layout().Length(m.keys[i]);
+    if (need != m.values.size())
+      return Status::Error(from + ": " + std::to_string(m.values.size()) +
+                           " values for deltas needing " + std::to_string(need));
+  } else if (CarriesValues(m.type)) {
     if (Status s = CheckValueCount(m, false); !s.ok()) return s;
   } else if (!m.values.empty()) {
     return Status::Error(from + ": unexpected values");
@@ -97,7 +104,9 @@ Status Node::HandleRequest(const Message& m) {
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       Item item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
-      if (CarriesValues(m.type)) {
+      const bool values = m.type == MessageType::kSyncRequest ? SyncCarriesDelta(m.slots[i])
+                                                              : CarriesValues(m.type);
+      if (values) {
         const uint32_t len = layout().Length(k);
         item.values.assign(at, at + len);
         at += len;

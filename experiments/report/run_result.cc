@@ -45,9 +45,13 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["replicas_created"] = totals.replicas_created;
   j["replicas_dropped"] = totals.replicas_dropped;
   j["replica_syncs"] = totals.replica_syncs;
+  j["replica_polls"] = totals.replica_polls;
+  j["replica_refreshes"] = totals.replica_refreshes;
   j["forwards"] = totals.forwards;
   j["localize_requests"] = totals.localize_requests;
   j["late_accesses"] = totals.late_accesses;
+  j["wait_seconds"] = totals.wait_seconds;
+  j["barrier_seconds"] = totals.barrier_seconds;
   const uint64_t accesses = totals.local_accesses + totals.remote_accesses;
   j["late_access_ratio"] =
       accesses == 0 ? 0.0 : static_cast<double>(totals.late_accesses) / accesses;

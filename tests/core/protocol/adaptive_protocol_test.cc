@@ -168,7 +168,61 @@ TEST_CASE("a replica lags its main copy by at most a sync period plus a round tr
     INFO("read at " << t << " saw " << value);
     CHECK(value >= must_see);
   }
-  CHECK(cluster.node(2).Metrics().replica_syncs > 0);
+  // Node 2 only reads: its replica never has a delta, so it only polls.
+  CHECK(cluster.node(2).Metrics().replica_syncs == 0);
+  CHECK(cluster.node(2).Metrics().replica_polls > 0);
+}
+
+TEST_CASE("an idle replica is polled without a delta and refreshed only when its main copy changed",
+          "[protocol][replication]") {
+  LoopbackOptions o = JitteryCluster(3, 1, 4);
+  o.node.policy = *MakePolicy("replicate-all");
+  o.node.sync_period_seconds = 20e-6;
+  LoopbackCluster cluster(o);
+  Key key = 0;
+  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
+  constexpr int kPushes = 10;
+  std::vector<float> before(3), after(3);
+  MetricsSnapshot idle_start, idle_end;  // node 0 (the owner), and the holders' polls
+  uint64_t polls_start = 0, polls_end = 0;
+  auto polls = [&] {
+    return cluster.node(1).Metrics().replica_polls + cluster.node(2).Metrics().replica_polls;
+  };
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1.0f);
+                w.Wait(w.Pull(keys, v));
+                before[w.node_id()] = v[0];
+                w.Barrier();
+                std::fill(v.begin(), v.end(), 1.0f);
+                for (int i = 0; i < kPushes; ++i) {  // node 1 pushes through its replica
+                  if (w.node_id() == 1) w.Wait(w.Push(keys, v));
+                  w.Compute(10e-6);
+                }
+                w.WaitSync();
+                w.Barrier();
+                w.WaitSync();  // every holder has fetched the final row
+                w.Barrier();
+                if (w.node_id() == 0) {
+                  idle_start = cluster.node(0).Metrics();
+                  polls_start = polls();
+                }
+                for (int i = 0; i < 100; ++i) w.Compute(10e-6);  // 1 ms: tens of idle rounds
+                w.Barrier();
+                if (w.node_id() == 0) {
+                  idle_end = cluster.node(0).Metrics();
+                  polls_end = polls();
+                }
+                w.Wait(w.Pull(keys, v));
+                after[w.node_id()] = v[0];
+              })
+              .ok());
+  for (NodeId n = 0; n < 3; ++n) CHECK(after[n] - before[n] == static_cast<float>(kPushes));
+  CHECK(polls_end - polls_start >= 20);  // the holders kept polling ...
+  CHECK(idle_end.replica_refreshes == idle_start.replica_refreshes);  // ... and got no row
+  CHECK(idle_end.replica_syncs == idle_start.replica_syncs);
+  CHECK(cluster.node(1).Metrics().replica_syncs > 0);
 }
 
 TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
