@@ -5,7 +5,10 @@
 // runtime. Not thread-safe: one Rng per user.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace augur {
 
@@ -54,5 +57,11 @@ class Rng {
   static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t s_[4];
 };
+
+// Seeded Fisher-Yates shuffle (the same order on every platform).
+template <typename T>
+void Shuffle(std::vector<T>* v, Rng& rng) {
+  for (std::size_t i = v->size(); i > 1; --i) std::swap((*v)[i - 1], (*v)[rng.Below(i)]);
+}
 
 }  // namespace augur

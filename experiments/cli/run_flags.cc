@@ -67,7 +67,8 @@ void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--wordnet", c->wordnet_dir, "WordNet database directory (for the cache)")
       ->capture_default_str();
   app.add_option("--partition", c->partition,
-                 "How training data is split over workers: random|graph")
+                 "How training data is split over workers: random | graph (clustered by a "
+                 "graph partition) | block (mf only: rows and columns blocked, DSGD sub-epochs)")
       ->capture_default_str();
   app.add_option("--sampling", c->sampling,
                  "kge/wv: how negatives are drawn through the PS sampling access: "

@@ -11,8 +11,12 @@ Status RunConfig::Validate() {
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
   if (workload != "zipf" && workload != "kge" && workload != "wv" && workload != "mf")
     return Status::Error("--workload '" + workload + "' is unknown (expected zipf|kge|wv|mf)");
-  if (partition != "random" && partition != "graph")
-    return Status::Error("--partition '" + partition + "' is unknown (expected random|graph)");
+  if (partition != "random" && partition != "graph" && partition != "block")
+    return Status::Error("--partition '" + partition +
+                         "' is unknown (expected random|graph|block)");
+  if (partition == "block" && workload != "mf")
+    return Status::Error("--partition block blocks a rating matrix: it needs --workload mf, not " +
+                         workload);
   if (Result<SampleScheme> scheme = ParseSampleScheme(sampling); !scheme.ok())
     return scheme.status().WithContext("--sampling");
   if (reuse == 0) return Status::Error("--reuse must be at least 1");

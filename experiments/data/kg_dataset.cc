@@ -78,7 +78,7 @@ Status ReadTriples(const std::string& path, uint32_t entities, uint32_t relation
 void SplitKg(std::vector<Triple> triples, uint32_t num_entities, uint32_t num_relations,
              uint64_t valid_count, uint64_t test_count, uint64_t seed, KgDataset* out) {
   Rng rng(DeriveSeed(seed, 0x5B117));
-  for (size_t i = triples.size(); i > 1; --i) std::swap(triples[i - 1], triples[rng.Below(i)]);
+  Shuffle(&triples, rng);
   std::vector<uint32_t> entity_left(num_entities, 0), relation_left(num_relations, 0);
   for (const Triple& t : triples) {
     ++entity_left[t.head];

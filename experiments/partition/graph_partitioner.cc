@@ -25,11 +25,6 @@ class OrderRecorder : public boost::default_bfs_visitor {
   std::vector<uint32_t>* order_;
 };
 
-template <typename T>
-void Shuffle(std::vector<T>* v, Rng& rng) {
-  for (size_t i = v->size(); i > 1; --i) std::swap((*v)[i - 1], (*v)[rng.Below(i)]);
-}
-
 // Region (part) of every key: BFS order cut into parts of equal access weight.
 std::vector<uint32_t> KeyRegions(const ItemKeys& items, uint32_t parts, Rng& rng) {
   Graph g(items.num_keys);

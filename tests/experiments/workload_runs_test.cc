@@ -147,6 +147,18 @@ TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[work
   CHECK(rs < 0.8 * r1);
   CHECK(rs < Quality(single, "test_rmse_of_mean"));
   CHECK(std::abs(rs - rp) < 0.1 * rs);
+  SECTION("--partition block (DSGD sub-epochs) trains every rating, as well") {
+    c.policy = "adaptive";
+    const RunResult blocked = Loopback(c, 2, 2, "block");
+    const double rb = Quality(blocked, "test_rmse");
+    INFO("blocked loopback " << rb);
+    CHECK(blocked.samples == single.samples);
+    CHECK(std::abs(rs - rb) < 0.1 * rs);
+    // The column blocks travel from worker to worker, and accesses stay local.
+    INFO("local " << blocked.totals.LocalAccessRatio());
+    CHECK(blocked.totals.relocations > 0);
+    CHECK(blocked.totals.LocalAccessRatio() > 0.9);
+  }
 }
 
 const nlohmann::json& Sampling(const RunResult& r) { return r.extra.at("sampling"); }
