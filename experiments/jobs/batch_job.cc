@@ -7,26 +7,19 @@
 #include "core/base/check.h"
 #include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
-#include "experiments/partition/block_schedule.h"
+#include "experiments/partition/work_split.h"
 
 namespace augur {
 
 void BatchJob::Partition(const ItemKeys& items) {
   const uint32_t parts = config_.nodes * config_.workers;
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(items, parts, config_.partition, config_.seed);
+  AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated
+  items_of_ = std::move(*split);
   std::vector<uint32_t> part(items.size(), 0);
-  if (config_.partition == "block") {
-    Result<BlockPlan> plan = BlockSchedule(items, parts, config_.seed);
-    AUGUR_CHECK(plan.ok(), "%s", plan.status().message().c_str());  // validated: mf
-    items_of_ = std::move(plan->order);
-    for (uint32_t g = 0; g < parts; ++g)
-      for (uint32_t i : items_of_[g]) part[i] = g;
-  } else {
-    Result<PartitionMethod> method = ParsePartitionMethod(config_.partition);
-    const PartitionMethod m = method.ok() ? *method : PartitionMethod::kRandom;
-    part = PartitionItems(items, parts, m, config_.seed);
-    items_of_.assign(parts, {});
-    for (uint32_t i = 0; i < part.size(); ++i) items_of_[part[i]].push_back(i);
-  }
+  for (uint32_t g = 0; g < parts; ++g)
+    for (uint32_t i : items_of_[g]) part[i] = g;
   std::vector<uint32_t> node_of(part.size());
   for (size_t i = 0; i < part.size(); ++i) node_of[i] = part[i] / config_.workers;
   partition_info_ = {{"method", config_.partition},

@@ -5,7 +5,7 @@
 // ...; jobs/management_options.h), with the items' most accessed keys as the
 // workload's hot set.
 // Training data is split over all global workers (node * workers + worker)
-// by --partition random|graph (partition/graph_partitioner.h). Each worker
+// by --partition random|graph|block (partition/work_split.h). Each worker
 // walks its items in mini-batches, one clock per batch: it signals intent
 // for the keys of the batch `lookahead` clocks ahead (Worker::Intent) and
 // prepares its negatives at the same time (Worker::PrepareSample(K, c, c+1)

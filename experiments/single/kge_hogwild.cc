@@ -1,6 +1,7 @@
 #include "experiments/single/kge_hogwild.h"
 
 #include "experiments/models/vector_update.h"
+#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
 namespace augur {
@@ -24,12 +25,10 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
     task.InitRow(k, std::span<float>(&values[index(k) * row], row));
   }
   const uint32_t threads = config.workers;
-  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
-  if (!method.ok()) return method.status();
-  const std::vector<uint32_t> part =
-      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
-  std::vector<std::vector<uint32_t>> mine(threads);
-  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+  if (!split.ok()) return split.status();
+  const std::vector<std::vector<uint32_t>>& mine = *split;
 
   RunResult result;
   result.backend = "single";

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
 namespace augur {
@@ -16,12 +17,10 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   for (uint32_t c = 0; c < data.cols; ++c)
     task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
   const uint32_t threads = config.workers;
-  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
-  if (!method.ok()) return method.status();
-  const std::vector<uint32_t> part =
-      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
-  std::vector<std::vector<uint32_t>> mine(threads);
-  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+  if (!split.ok()) return split.status();
+  const std::vector<std::vector<uint32_t>>& mine = *split;
 
   RunResult result;
   result.backend = "single";

@@ -1,5 +1,6 @@
 #include "experiments/single/wv_hogwild.h"
 
+#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
 namespace augur {
@@ -14,12 +15,12 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
     task.InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
   }
   const uint32_t threads = config.workers;
-  Result<PartitionMethod> method = ParsePartitionMethod(config.partition);
-  if (!method.ok()) return method.status();
-  const std::vector<uint32_t> part =
-      PartitionItems(task.PartitionKeys(), threads, *method, config.seed);
-  std::vector<std::vector<uint32_t>> mine(threads);
-  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(task.train_sentences()[i]);
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+  if (!split.ok()) return split.status();
+  std::vector<std::vector<uint32_t>> mine = std::move(*split);
+  for (std::vector<uint32_t>& items : mine)
+    for (uint32_t& i : items) i = task.train_sentences()[i];  // item index -> sentence
 
   RunResult result;
   result.backend = "single";

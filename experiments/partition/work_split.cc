@@ -1,0 +1,23 @@
+#include "experiments/partition/work_split.h"
+
+#include "experiments/partition/block_schedule.h"
+
+namespace augur {
+
+Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,
+                                                     const std::string& method, uint64_t seed) {
+  if (parts == 0) return Status::Error("--partition: need at least one worker");
+  if (method == "block") {
+    Result<BlockPlan> plan = BlockSchedule(items, parts, seed);
+    if (!plan.ok()) return plan.status();
+    return std::move(plan->order);
+  }
+  Result<PartitionMethod> m = ParsePartitionMethod(method);
+  if (!m.ok()) return m.status().WithContext("--partition");
+  const std::vector<uint32_t> part = PartitionItems(items, parts, *m, seed);
+  std::vector<std::vector<uint32_t>> mine(parts);
+  for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);
+  return mine;
+}
+
+}  // namespace augur
