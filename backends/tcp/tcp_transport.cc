@@ -382,6 +382,8 @@ void TcpTransport::WaitParked(WakeSignal& signal) {
       owned.push_back(std::move(c));
       fds.push_back(pollfd{fd, POLLIN, 0});
     }
+    // Nothing to read (the I/O thread is reading): let another worker try.
+    if (owned.empty()) reading.unlock();
   }
   while (signal.BeginBlocking()) {
     const int n = ::poll(fds.data(), fds.size(), -1);
