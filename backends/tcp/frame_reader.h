@@ -6,7 +6,8 @@
 // allocation), and a kData payload must be exactly one valid core frame
 // (core/codec DecodeHeader, body length consistent). Errors are one-line
 // reasons suitable for "dropped connection from PEER: REASON".
-// Owned by one connection; used only on its I/O thread.
+// Owned by one connection; used by its current reader only (the I/O thread
+// or a parked worker, see peer_connection.h).
 #pragma once
 
 #include <cstdint>

@@ -1,38 +1,65 @@
 #include "backends/tcp/peer_connection.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace augur::tcp {
 
 namespace {
-// Upper bound on frames per gather write (the kernel's iovec limit is 1024).
+
+// Upper bound on frames per gather write (two iovecs each; the kernel's limit is 1024).
 constexpr size_t kMaxFramesPerWrite = 256;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK; }
+
 }  // namespace
 
-PeerConnection::PeerConnection(asio::ip::tcp::socket socket, Role role, int64_t expected_rank,
-                               const HandshakeConfig& handshake, uint32_t max_frame_bytes,
-                               Listener& listener)
-    : socket_(std::move(socket)),
+PeerConnection::PeerConnection(asio::ip::tcp::socket socket, SocketPoller& poller, Role role,
+                               int64_t expected_rank, const HandshakeConfig& handshake,
+                               uint32_t max_frame_bytes, Listener& listener)
+    : poller_(poller),
       role_(role),
       expected_rank_(expected_rank),
       handshake_(handshake),
       listener_(listener),
       reader_(max_frame_bytes),
       state_(role == Role::kDialer ? State::kAwaitChallenge : State::kAwaitHello),
-      last_receive_(std::chrono::steady_clock::now()) {
+      last_receive_ns_(NowNs()) {
   asio::error_code ec;
-  const auto remote = socket_.remote_endpoint(ec);
+  const auto remote = socket.remote_endpoint(ec);
   if (!ec) {
     remote_host_ = remote.address().to_string();
     remote_ = remote_host_ + ":" + std::to_string(remote.port());
   } else {
     remote_ = "unknown address";
   }
-  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
-  fd_ = socket_.native_handle();
+  local_ = socket.local_endpoint(ec);
+  socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  const int fd = socket.release(ec);
+  if (!ec && fd >= 0) {
+    const int flags = ::fcntl(fd, F_GETFL, 0);
+    if (flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0) {
+      fd_ = fd;
+    } else {
+      ::close(fd);
+    }
+  }
+}
+
+PeerConnection::~PeerConnection() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::string PeerConnection::Describe() const {
@@ -43,66 +70,131 @@ std::string PeerConnection::Describe() const {
   return remote_ + " (unauthenticated)";
 }
 
-asio::ip::tcp::endpoint PeerConnection::local_endpoint() const {
-  asio::error_code ec;
-  return socket_.local_endpoint(ec);
+std::chrono::steady_clock::time_point PeerConnection::last_receive() const {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::nanoseconds(last_receive_ns_.load(std::memory_order_relaxed)));
 }
 
+void PeerConnection::MarkReceived() { last_receive_ns_.store(NowNs(), std::memory_order_relaxed); }
+
 void PeerConnection::Start() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (fd_ >= 0) {
+      registered_events_ = EPOLLIN;
+      poll_id_ = poller_.Add(fd_, registered_events_, weak_from_this());
+    }
+  }
+  if (fd_ < 0) {
+    Close(Status::Error("cannot make the socket non-blocking"));
+    return;
+  }
   if (role_ == Role::kDialer) {
     my_nonce_ = RandomNonce();
     Send(FrameKind::kHello, EncodeHello(MakeHello(handshake_, my_nonce_)));
   }
-  ReadMore();
 }
 
-void PeerConnection::ReadMore() {
-  if (state_ == State::kClosed || read_eof_) return;
-  const std::span<uint8_t> space = reader_.Prepare();
-  socket_.async_read_some(
-      asio::buffer(space.data(), space.size()),
-      [self = shared_from_this()](const asio::error_code& ec, size_t n) { self->OnRead(ec, n); });
-}
-
-void PeerConnection::OnRead(const asio::error_code& ec, size_t n) {
+void PeerConnection::OnPollEvents(uint32_t events) {
   if (state_ == State::kClosed) return;
-  if (ec == asio::error::eof) {
-    read_eof_ = true;
-    Status s = reader_.CheckCleanEof();
-    if (state_ != State::kOpen) {
-      if (s.ok()) {
-        s = Status::Error(state_ == State::kAwaitProof
-                              ? "closed by the peer after our challenge (it refused our proof: "
-                                "different --secret-file?)"
-                              : "closed during the handshake");
+  bool handled = false;
+  if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) {
+    bool shut = false;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (!queue_.empty()) {
+        handled = true;
+        shut = WriteLocked();
       }
-      Close(s);
+    }
+    if (shut) MaybeFinish();
+    if (state_ == State::kClosed) return;
+  }
+  if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0) {
+    bool take = false;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (reader_owner_ == Reader::kNone && readable_) {
+        reader_owner_ = Reader::kIo;
+        take = true;
+      } else if (reader_owner_ != Reader::kNone) {
+        handled = true;  // its current reader will see the condition
+      }
+    }
+    if (take) {
+      ReadOnIo();
       return;
     }
-    listener_.OnPeerEof(*this, s);
-    MaybeFinish();
+  }
+  if (!handled && (events & (EPOLLERR | EPOLLHUP)) != 0) {
+    // Neither reading nor writing is pending: stop the level-triggered
+    // report; the next write reports the error.
+    std::lock_guard<std::mutex> g(mu_);
+    if (poll_id_ != 0 && fd_ >= 0) {
+      poller_.Remove(fd_, poll_id_);
+      poll_id_ = 0;
+    }
+  }
+}
+
+void PeerConnection::ReadOnIo() {
+  for (;;) {
+    Frame f;
+    while (state_ != State::kClosed) {
+      Result<bool> next = reader_.Next(&f);
+      if (!next.ok()) {
+        Close(next.status());
+        return;
+      }
+      if (!*next) break;
+      if (Status s = HandleFrame(f); !s.ok()) {
+        Close(s);
+        return;
+      }
+    }
+    if (state_ == State::kClosed) return;
+    const std::span<uint8_t> space = reader_.Prepare();
+    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+    if (n > 0) {
+      MarkReceived();
+      reader_.Commit(static_cast<size_t>(n));
+      continue;
+    }
+    if (n == 0) {
+      OnEof();
+      return;
+    }
+    if (errno == EINTR) continue;
+    if (WouldBlock(errno)) break;
+    Close(Status::Error(std::string("read failed: ") + std::strerror(errno)));
     return;
   }
-  if (ec) {
-    Close(Status::Error("read failed: " + ec.message()));
+  std::lock_guard<std::mutex> g(mu_);
+  reader_owner_ = Reader::kNone;
+  UpdateEventsLocked();
+}
+
+void PeerConnection::OnEof() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    readable_ = false;
+    reader_owner_ = Reader::kNone;
+    UpdateEventsLocked();
+  }
+  read_eof_ = true;
+  Status s = reader_.CheckCleanEof();
+  if (state_ != State::kOpen) {
+    if (s.ok()) {
+      s = Status::Error(state_ == State::kAwaitProof
+                            ? "closed by the peer after our challenge (it refused our proof: "
+                              "different --secret-file?)"
+                            : "closed during the handshake");
+    }
+    Close(s);
     return;
   }
-  last_receive_ = std::chrono::steady_clock::now();
-  reader_.Commit(n);
-  Frame f;
-  while (state_ != State::kClosed) {
-    Result<bool> next = reader_.Next(&f);
-    if (!next.ok()) {
-      Close(next.status());
-      return;
-    }
-    if (!*next) break;
-    if (Status s = HandleFrame(f); !s.ok()) {
-      Close(s);
-      return;
-    }
-  }
-  ReadMore();
+  listener_.OnPeerEof(*this, s);
+  MaybeFinish();
 }
 
 Status PeerConnection::HandleFrame(const Frame& f) {
@@ -143,112 +235,133 @@ Status PeerConnection::HandleHandshake(const Frame& f) {
     if (Status s = CheckChallenge(handshake_, my_nonce_, *ch, expected_rank_); !s.ok()) return s;
     peer_rank_ = ch->rank;
     Send(FrameKind::kProof, EncodeProof(MakeProof(handshake_, my_nonce_, *ch)));
-    state_ = State::kOpen;
-    was_authenticated_ = true;
-    return listener_.OnAuthenticated(*this);
+  } else {
+    Result<Proof> p = DecodeProof(f.payload);
+    if (!p.ok()) return p.status();
+    if (Status s = CheckProof(handshake_, hello_, my_nonce_, *p); !s.ok()) return s;
   }
-  Result<Proof> p = DecodeProof(f.payload);
-  if (!p.ok()) return p.status();
-  if (Status s = CheckProof(handshake_, hello_, my_nonce_, *p); !s.ok()) return s;
   state_ = State::kOpen;
   was_authenticated_ = true;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    open_for_workers_ = true;
+  }
   return listener_.OnAuthenticated(*this);
 }
 
 void PeerConnection::Send(FrameKind kind, std::vector<uint8_t> payload) {
   if (state_ == State::kClosed) return;
-  std::lock_guard<std::mutex> g(write_mu_);
-  if (shutdown_requested_) return;
-  const uint32_t length = static_cast<uint32_t>(payload.size());
-  queue_.push_back(Outgoing{EncodeTransportHeader(kind, length), std::move(payload)});
-  WriteMore();  // the queue is not empty: never shuts down here
+  bool shut = false;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (shutdown_requested_ || write_closed_) return;
+    const uint32_t length = static_cast<uint32_t>(payload.size());
+    queue_.push_back(Outgoing{EncodeTransportHeader(kind, length), std::move(payload)});
+    shut = WriteLocked();
+  }
+  if (shut) MaybeFinish();
 }
 
 bool PeerConnection::TrySendNow(FrameKind kind, std::vector<uint8_t>& payload) {
-  std::lock_guard<std::mutex> g(write_mu_);
-  if (write_closed_ || shutdown_requested_ || writing_ || !queue_.empty()) return false;
+  std::lock_guard<std::mutex> g(mu_);
+  if (write_closed_ || shutdown_requested_ || !queue_.empty() || fd_ < 0) return false;
   Outgoing o{EncodeTransportHeader(kind, static_cast<uint32_t>(payload.size())), {}};
   iovec iov[2] = {{o.header.data(), o.header.size()}, {payload.data(), payload.size()}};
   msghdr msg{};
   msg.msg_iov = iov;
   msg.msg_iovlen = payload.empty() ? 1 : 2;
-  const ssize_t n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  ssize_t n;
+  do {
+    n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
   if (n >= 0 && static_cast<size_t>(n) == o.header.size() + payload.size()) return true;
-  // The socket took part of it, or none (full, interrupted, or an error the
-  // I/O thread's own write will report): the I/O thread writes the rest.
+  if (n < 0 && !WouldBlock(errno)) {
+    OnWriteError(errno);  // the connection is going; the frame with it
+    return true;
+  }
+  // The socket took part of it, or none: the I/O thread writes the rest once it is writable.
   o.payload = std::move(payload);
   o.written = n > 0 ? static_cast<size_t>(n) : 0;
   queue_.push_back(std::move(o));
-  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->ResumeWriting(); });
+  UpdateEventsLocked();
   return true;
 }
 
-void PeerConnection::ResumeWriting() {
-  bool shut = false;
-  {
-    std::lock_guard<std::mutex> g(write_mu_);
-    shut = WriteMore();
+bool PeerConnection::WriteLocked() {
+  while (!queue_.empty() && !write_closed_) {
+    iovec iov[2 * kMaxFramesPerWrite];
+    size_t count = 0;
+    size_t frames = 0;
+    for (auto it = queue_.begin(); it != queue_.end() && frames < kMaxFramesPerWrite;
+         ++it, ++frames) {
+      size_t skip = it->written;  // only the first frame may be partly written
+      if (skip < it->header.size()) {
+        iov[count++] = {it->header.data() + skip, it->header.size() - skip};
+        skip = 0;
+      } else {
+        skip -= it->header.size();
+      }
+      if (it->payload.size() > skip)
+        iov[count++] = {it->payload.data() + skip, it->payload.size() - skip};
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = count;
+    const ssize_t n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (WouldBlock(errno)) break;
+      OnWriteError(errno);
+      return false;
+    }
+    size_t left = static_cast<size_t>(n);
+    while (left > 0) {
+      Outgoing& o = queue_.front();
+      const size_t rest = o.header.size() + o.payload.size() - o.written;
+      if (left < rest) {
+        o.written += left;
+        break;
+      }
+      left -= rest;
+      queue_.pop_front();
+    }
   }
-  if (shut) MaybeFinish();
+  bool shut = false;
+  if (queue_.empty() && shutdown_requested_ && !send_shut_ && !write_closed_) {
+    ::shutdown(fd_, SHUT_WR);
+    send_shut_ = true;
+    shut = true;
+  }
+  UpdateEventsLocked();
+  return shut;
 }
 
-bool PeerConnection::WriteMore() {
-  if (writing_ || write_closed_) return false;
-  if (queue_.empty()) {
-    if (shutdown_requested_ && !send_shut_) {
-      asio::error_code ec;
-      socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
-      send_shut_ = true;
-      return true;
-    }
-    return false;
-  }
-  in_flight_.clear();
-  buffers_.clear();
-  while (!queue_.empty() && in_flight_.size() < kMaxFramesPerWrite) {
-    in_flight_.push_back(std::move(queue_.front()));
-    queue_.pop_front();
-  }
-  for (const Outgoing& o : in_flight_) {
-    size_t skip = o.written;  // only the first frame may be partly written
-    if (skip < o.header.size()) {
-      buffers_.push_back(asio::buffer(o.header.data() + skip, o.header.size() - skip));
-      skip = 0;
-    } else {
-      skip -= o.header.size();
-    }
-    if (o.payload.size() > skip)
-      buffers_.push_back(asio::buffer(o.payload.data() + skip, o.payload.size() - skip));
-  }
-  writing_ = true;
-  asio::async_write(
-      socket_, buffers_,
-      [self = shared_from_this()](const asio::error_code& ec, size_t) { self->OnWritten(ec); });
-  return false;
+void PeerConnection::OnWriteError(int err) {
+  write_closed_ = true;
+  queue_.clear();
+  UpdateEventsLocked();
+  asio::post(poller_.io(), [self = shared_from_this(), why = std::string(std::strerror(err))] {
+    self->Close(Status::Error("write failed: " + why));
+  });
 }
 
-void PeerConnection::OnWritten(const asio::error_code& ec) {
-  bool shut = false;
-  {
-    std::lock_guard<std::mutex> g(write_mu_);
-    writing_ = false;
-    if (state_ == State::kClosed) return;
-    if (!ec) shut = WriteMore();
-  }
-  if (ec) {
-    Close(Status::Error("write failed: " + ec.message()));
-    return;
-  }
-  if (shut) MaybeFinish();
+void PeerConnection::UpdateEventsLocked() {
+  if (fd_ < 0 || poll_id_ == 0) return;
+  uint32_t events = 0;
+  if (readable_ && reader_owner_ != Reader::kWorker) events |= EPOLLIN;
+  if (!queue_.empty() && !write_closed_) events |= EPOLLOUT;
+  if (events == registered_events_) return;
+  registered_events_ = events;
+  poller_.Modify(fd_, poll_id_, events);
 }
 
 void PeerConnection::ShutdownSendWhenFlushed() {
   bool shut = false;
   {
-    std::lock_guard<std::mutex> g(write_mu_);
+    std::lock_guard<std::mutex> g(mu_);
     if (shutdown_requested_) return;
     shutdown_requested_ = true;
-    shut = WriteMore();
+    shut = WriteLocked();
   }
   if (shut) MaybeFinish();
 }
@@ -256,7 +369,7 @@ void PeerConnection::ShutdownSendWhenFlushed() {
 void PeerConnection::MaybeFinish() {
   if (state_ == State::kClosed || !read_eof_) return;
   {
-    std::lock_guard<std::mutex> g(write_mu_);
+    std::lock_guard<std::mutex> g(mu_);
     if (!send_shut_) return;
   }
   state_ = State::kClosed;
@@ -265,12 +378,23 @@ void PeerConnection::MaybeFinish() {
 }
 
 void PeerConnection::CloseSocket() {
-  std::lock_guard<std::mutex> g(write_mu_);
+  std::unique_lock<std::mutex> g(mu_);
+  open_for_workers_ = false;
+  if (reader_owner_ == Reader::kWorker) {
+    // Wakes the worker polling the socket; it hands the read side back.
+    ::shutdown(fd_, SHUT_RDWR);
+    reader_released_.wait(g, [this] { return reader_owner_ != Reader::kWorker; });
+  }
+  reader_owner_ = Reader::kNone;
+  readable_ = false;
   write_closed_ = true;
-  fd_ = -1;
   queue_.clear();
-  asio::error_code ec;
-  socket_.close(ec);
+  if (fd_ >= 0) {
+    if (poll_id_ != 0) poller_.Remove(fd_, poll_id_);
+    ::close(fd_);
+    fd_ = -1;
+    poll_id_ = 0;
+  }
 }
 
 void PeerConnection::Close(const Status& reason) {
@@ -278,6 +402,82 @@ void PeerConnection::Close(const Status& reason) {
   state_ = State::kClosed;
   CloseSocket();
   listener_.OnClosed(*this, reason.ok() ? Status::Error("closed") : reason);
+}
+
+int PeerConnection::AcquireForWorker() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (!open_for_workers_ || !readable_ || reader_owner_ != Reader::kNone || fd_ < 0) return -1;
+  reader_owner_ = Reader::kWorker;
+  UpdateEventsLocked();
+  return fd_;
+}
+
+void PeerConnection::ReleaseFromWorker() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (reader_owner_ != Reader::kWorker) return;
+  reader_owner_ = Reader::kNone;
+  UpdateEventsLocked();  // input pending meanwhile is reported to the I/O thread at once
+  reader_released_.notify_all();
+}
+
+void PeerConnection::HandToIo(std::function<void(PeerConnection&)> then) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    // Input stays unregistered until the I/O thread's own read gives it back.
+    reader_owner_ = Reader::kIo;
+    reader_released_.notify_all();
+  }
+  asio::post(poller_.io(), [self = shared_from_this(), then = std::move(then)] {
+    if (!self->closed()) then(*self);
+  });
+}
+
+bool PeerConnection::ReadAsWorker(const DataSink& sink) {
+  for (;;) {
+    Frame f;
+    for (;;) {
+      Result<bool> next = reader_.Next(&f);
+      if (!next.ok()) {
+        HandToIo([s = next.status()](PeerConnection& c) { c.Close(s); });
+        return false;
+      }
+      if (!*next) break;
+      if (f.kind == FrameKind::kData) {
+        if (Status s = sink(f.payload); !s.ok()) {
+          HandToIo([s](PeerConnection& c) { c.Close(s); });
+          return false;
+        }
+      } else if (f.kind != FrameKind::kHeartbeat) {
+        // A control frame (goodbye): the I/O thread handles it, then reads on.
+        HandToIo([kind = f.kind, payload = std::vector<uint8_t>(
+                                     f.payload.begin(), f.payload.end())](PeerConnection& c) {
+          if (Status s = c.HandleFrame(Frame{kind, payload}); !s.ok()) {
+            c.Close(s);
+          } else if (!c.closed()) {
+            c.ReadOnIo();
+          }
+        });
+        return false;
+      }
+    }
+    const std::span<uint8_t> space = reader_.Prepare();
+    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+    if (n > 0) {
+      MarkReceived();
+      reader_.Commit(static_cast<size_t>(n));
+      continue;
+    }
+    if (n == 0) {
+      HandToIo([](PeerConnection& c) { c.OnEof(); });
+      return false;
+    }
+    if (errno == EINTR) continue;
+    if (WouldBlock(errno)) return true;
+    HandToIo([why = std::string(std::strerror(errno))](PeerConnection& c) {
+      c.Close(Status::Error("read failed: " + why));
+    });
+    return false;
+  }
 }
 
 }  // namespace augur::tcp

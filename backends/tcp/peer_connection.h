@@ -1,32 +1,50 @@
 // PeerConnection: one authenticated TCP stream between two ranks.
 //
 // Runs the handshake (handshake.h) as dialer or acceptor, then reassembles
-// frames (frame_reader.h) and hands each to its Listener. Outgoing frames are
-// queued and written in batches (one gather write per batch), so frames sent
-// while a write is in flight go out together. Per-connection FIFO in both
-// directions is TCP's order.
-// Threading: every method, and every Listener callback, runs on the owning
-// transport's I/O thread. Owned by shared_ptr (in-flight async operations
-// hold a reference); the Listener must outlive it.
+// frames (frame_reader.h) and hands each to its Listener. The socket is a
+// plain non-blocking descriptor watched by the transport's SocketPoller.
+// Outgoing frames are written at once as far as the socket takes them; the
+// rest waits in a queue that the I/O thread writes when the socket is
+// writable, in gather writes (frames queued meanwhile leave together).
+// Per-connection FIFO in both directions is TCP's order.
+//
+// Reading: one reader at a time owns the read side (the frame reader and
+// the socket's input): the I/O thread, or a parked worker that takes its
+// replies off the socket itself (AcquireForWorker .. ReleaseFromWorker).
+// While a worker owns it, the socket is not registered for input, so
+// arriving bytes wake only that worker. A worker delivers data frames
+// itself and hands everything else (control frames, end of stream, errors)
+// with the read side back to the I/O thread, in stream order.
+//
+// Threading: Start, Send, ShutdownSendWhenFlushed, Close and every Listener
+// callback run on the owning transport's I/O thread; TrySendNow and the
+// worker methods on any thread. Owned by shared_ptr (posted handlers hold a
+// reference); the Listener and the poller must outlive it.
 #pragma once
 
 #include <array>
 #include <asio.hpp>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "backends/tcp/control_messages.h"
 #include "backends/tcp/frame_reader.h"
 #include "backends/tcp/handshake.h"
+#include "backends/tcp/socket_poller.h"
 #include "core/base/status.h"
 
 namespace augur::tcp {
 
-class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
+class PeerConnection : public SocketPoller::Pollable,
+                       public std::enable_shared_from_this<PeerConnection> {
  public:
   class Listener {
    public:
@@ -41,84 +59,109 @@ class PeerConnection : public std::enable_shared_from_this<PeerConnection> {
     virtual void OnClosed(PeerConnection& c, const Status& reason) = 0;
   };
   enum class Role { kDialer, kAcceptor };
+  // A worker's delivery of one data frame's payload; an error drops the connection.
+  using DataSink = std::function<Status(std::span<const uint8_t> payload)>;
 
   // expected_rank: the rank a dialer expects to reach (-1: any, for the coordinator).
-  PeerConnection(asio::ip::tcp::socket socket, Role role, int64_t expected_rank,
-                 const HandshakeConfig& handshake, uint32_t max_frame_bytes, Listener& listener);
+  // Takes the socket's descriptor out of Asio.
+  PeerConnection(asio::ip::tcp::socket socket, SocketPoller& poller, Role role,
+                 int64_t expected_rank, const HandshakeConfig& handshake, uint32_t max_frame_bytes,
+                 Listener& listener);
+  ~PeerConnection() override;
 
   void Start();
   // Queues a frame. Ignored once the connection is closing.
   void Send(FrameKind kind, std::vector<uint8_t> payload);
-  // Any thread. If the connection is open and idle (nothing queued or being
-  // written), writes the frame now without blocking, hands whatever the
-  // socket did not take to the I/O thread, and returns true (`payload` is then
-  // consumed). Otherwise returns false and leaves `payload` alone: queue it
-  // through the I/O thread instead. Callers keep frames to this connection in
-  // order (TcpTransport serializes them per destination).
+  // Any thread. If the connection is open and nothing is queued, writes the
+  // frame now without blocking, queues whatever the socket did not take for
+  // the I/O thread, and returns true (`payload` is then consumed). Otherwise
+  // returns false and leaves `payload` alone: queue it through the I/O thread
+  // instead. Callers keep frames to this connection in order (TcpTransport
+  // serializes them per destination).
   bool TrySendNow(FrameKind kind, std::vector<uint8_t>& payload);
   // Shuts down the sending side once every queued frame is written.
   void ShutdownSendWhenFlushed();
   // Drops the connection now; OnClosed(reason) follows.
   void Close(const Status& reason);
 
-  bool authenticated() const { return state_ == State::kOpen; }
+  // Any thread, for a parked worker. Takes the read side if the connection is
+  // authenticated, open and no one else reads it; returns the socket to poll.
+  int AcquireForWorker();
+  // REQUIRES: acquired. Reads what the socket has and delivers the data
+  // frames in it through `sink`. Returns false once it handed the read side
+  // back to the I/O thread (see above): the worker no longer owns it.
+  bool ReadAsWorker(const DataSink& sink);
+  // REQUIRES: acquired. Gives the read side back.
+  void ReleaseFromWorker();
+
   bool was_authenticated() const { return was_authenticated_; }
   Role role() const { return role_; }
   int64_t peer_rank() const { return peer_rank_; }
   // "rank 2 at 10.0.0.2:41234" once known, else "10.0.0.2:41234 (unauthenticated)".
   std::string Describe() const;
   std::string remote_host() const { return remote_host_; }
-  asio::ip::tcp::endpoint local_endpoint() const;
-  std::chrono::steady_clock::time_point last_receive() const { return last_receive_; }
+  asio::ip::tcp::endpoint local_endpoint() const { return local_; }
+  std::chrono::steady_clock::time_point last_receive() const;
   bool closed() const { return state_ == State::kClosed; }
 
  private:
   enum class State { kAwaitHello, kAwaitChallenge, kAwaitProof, kOpen, kClosed };
+  enum class Reader { kNone, kIo, kWorker };
   struct Outgoing {
     std::array<uint8_t, kTransportHeaderBytes> header;
     std::vector<uint8_t> payload;
     size_t written = 0;  // bytes of header + payload already on the wire
   };
 
-  void ReadMore();
-  void OnRead(const asio::error_code& ec, size_t n);
+  void OnPollEvents(uint32_t events) override;
+  // REQUIRES: the I/O thread owns the read side. Delivers the frames already
+  // buffered, then reads until the socket has no more.
+  void ReadOnIo();
+  void OnEof();
   Status HandleFrame(const Frame& f);
   Status HandleHandshake(const Frame& f);
-  // REQUIRES: write_mu_ held. Starts the next gather write; returns true if
-  // it shut the sending side instead (call MaybeFinish after unlocking).
-  bool WriteMore();
-  void ResumeWriting();  // after TrySendNow left bytes for the I/O thread
-  void OnWritten(const asio::error_code& ec);
+  // Worker: hands the read side to the I/O thread, which runs `then`.
+  void HandToIo(std::function<void(PeerConnection&)> then);
+  void MarkReceived();
+  // REQUIRES: mu_ held. Writes queued frames while the socket takes them;
+  // returns true if it shut the sending side instead (call MaybeFinish
+  // after unlocking, on the I/O thread).
+  bool WriteLocked();
+  void OnWriteError(int err);  // REQUIRES: mu_ held
+  void UpdateEventsLocked();   // REQUIRES: mu_ held
   void MaybeFinish();
-  void CloseSocket();  // takes write_mu_
+  void CloseSocket();
 
-  asio::ip::tcp::socket socket_;
+  SocketPoller& poller_;
   const Role role_;
   const int64_t expected_rank_;
   const HandshakeConfig& handshake_;
   Listener& listener_;
-  FrameReader reader_;
-  State state_;
+  FrameReader reader_;  // owned by the current reader (reader_owner_)
+  State state_;         // I/O thread
   int64_t peer_rank_ = -1;
   bool was_authenticated_ = false;
+  bool read_eof_ = false;  // I/O thread
   std::string remote_host_;
   std::string remote_;  // "host:port"
+  asio::ip::tcp::endpoint local_;
   Nonce my_nonce_{};
   Hello hello_;  // acceptor: the dialer's hello
-  std::chrono::steady_clock::time_point last_receive_;
+  std::atomic<int64_t> last_receive_ns_;
 
-  bool read_eof_ = false;
-
-  // Write side: shared with TrySendNow's callers.
-  std::mutex write_mu_;
-  std::deque<Outgoing> queue_;               // guarded by write_mu_
-  bool writing_ = false;                     // guarded by write_mu_: an async write is in flight
-  bool write_closed_ = false;                // guarded by write_mu_: the socket is closed
-  bool shutdown_requested_ = false;          // guarded by write_mu_
-  bool send_shut_ = false;                   // guarded by write_mu_
-  int fd_ = -1;                              // guarded by write_mu_ (-1 once closed)
-  std::vector<Outgoing> in_flight_;          // I/O thread, while writing_
-  std::vector<asio::const_buffer> buffers_;  // I/O thread, while writing_
+  // Shared with workers (TrySendNow, the worker read methods).
+  std::mutex mu_;
+  std::condition_variable reader_released_;  // reader_owner_ left kWorker
+  int fd_ = -1;                              // guarded by mu_ (-1 once closed)
+  uint64_t poll_id_ = 0;                     // guarded by mu_
+  uint32_t registered_events_ = 0;           // guarded by mu_
+  Reader reader_owner_ = Reader::kNone;      // guarded by mu_
+  bool readable_ = true;                     // guarded by mu_: false after end of stream / close
+  bool open_for_workers_ = false;            // guarded by mu_: authenticated and not closing
+  std::deque<Outgoing> queue_;               // guarded by mu_: frames the socket has not taken yet
+  bool write_closed_ = false;                // guarded by mu_: a write failed or the socket closed
+  bool shutdown_requested_ = false;          // guarded by mu_
+  bool send_shut_ = false;                   // guarded by mu_
 };
 
 }  // namespace augur::tcp

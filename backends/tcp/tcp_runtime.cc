@@ -1,6 +1,5 @@
 #include "backends/tcp/tcp_runtime.h"
 
-#include <condition_variable>
 #include <mutex>
 
 namespace augur::tcp {
@@ -16,31 +15,25 @@ class StdMutex final : public Mutex {
   std::mutex mu_;
 };
 
-// Sleeps at once, without spinning first. A worker that has just written its
-// request to the socket (TcpTransport::Send) woke the peer's I/O thread, and
-// the scheduler tends to run that thread on the worker's core: a worker that
-// spun there, even yielding, delayed the reply it waits for (`augur bench-net`
-// on the busy 2-core machine: pull/raw ratio 0.04-0.05 with a 50 us spin,
-// 0.25-0.28 without).
-class ThreadParker final : public Parker {
+// Waits through TcpTransport::WaitParked: the parked worker reads its
+// replies off the sockets itself, so the I/O thread's hand-off (a wake-up
+// of the worker by another thread) is not on a reply's path. It sleeps at
+// once, without spinning first: a worker that has just written its request
+// woke the peer's I/O thread, and the scheduler tends to run that thread on
+// the worker's core, so a spinning worker delayed the reply it waits for
+// (`augur bench-net` on the busy 2-core machine: pull/raw ratio 0.04-0.05
+// with a 50 us spin, 0.25-0.28 without).
+class TcpParker final : public Parker {
  public:
+  explicit TcpParker(TcpTransport& transport) : transport_(transport) {}
   void Park() override {
-    std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [this] { return permit_; });
-    permit_ = false;
+    while (!signal_.Take()) transport_.WaitParked(signal_);
   }
-  void Unpark() override {
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      permit_ = true;
-    }
-    cv_.notify_one();
-  }
+  void Unpark() override { signal_.Set(); }
 
  private:
-  bool permit_ = false;  // guarded by mu_
-  std::mutex mu_;
-  std::condition_variable cv_;
+  TcpTransport& transport_;
+  WakeSignal signal_;
 };
 
 }  // namespace
@@ -73,13 +66,15 @@ void TcpRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
     auto timer = std::make_shared<asio::steady_timer>(
         io, std::chrono::nanoseconds(static_cast<int64_t>(delay_seconds * 1e9)));
     timer->async_wait([this, timer, timer_id](const asio::error_code& ec) {
-      if (!ec) node_->OnTimer(timer_id);
+      if (ec) return;
+      std::lock_guard<std::mutex> g(transport_.handler_mutex());
+      node_->OnTimer(timer_id);
     });
   });
 }
 
 std::unique_ptr<Mutex> TcpRuntime::NewMutex() { return std::make_unique<StdMutex>(); }
-std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<ThreadParker>(); }
+std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<TcpParker>(transport_); }
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {
   return node_->OnMessage(from, frame);

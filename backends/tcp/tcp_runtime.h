@@ -1,9 +1,10 @@
 // TcpRuntime: the real-time Runtime (core/runtime/runtime.h) of one node process.
 //
-// Owns the TcpTransport. Messages arrive on the transport's I/O thread, which
-// is this node's one protocol context: Node::OnMessage and Node::OnTimer are
-// only ever called from it. Workers are real threads; Mutex is std::mutex,
-// Parker a condition variable with a permit. Now() is wall time since
+// Owns the TcpTransport. Node::OnMessage and Node::OnTimer are called one at
+// a time (under the transport's handler mutex): from its I/O thread, or
+// OnMessage from a parked worker that reads replies off the sockets itself
+// (TcpTransport::WaitParked). Workers are real threads; Mutex is std::mutex,
+// Parker a permit that a worker waits for inside WaitParked. Now() is wall time since
 // construction; Compute() returns at once (real work takes real time).
 // Lifecycle: construct, build the Node on it, Start(node), run workers,
 // Finish(); the Node must outlive the runtime's I/O thread (destroy the
@@ -45,7 +46,7 @@ class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
   Status OnData(NodeId from, std::span<const uint8_t> frame) override;
 
   const std::chrono::steady_clock::time_point start_;
-  Node* node_ = nullptr;  // set by Start, read on the I/O thread only afterwards
+  Node* node_ = nullptr;  // set by Start, before the I/O thread or a worker reads it
   TcpTransport transport_;
 };
 

@@ -1,5 +1,7 @@
 #include "backends/tcp/tcp_transport.h"
 
+#include <poll.h>
+
 #include <cstdio>
 #include <utility>
 
@@ -24,6 +26,7 @@ bool IsLoopbackHost(const std::string& host) {
 TcpTransport::TcpTransport(TcpOptions options, Receiver& receiver)
     : options_(std::move(options)),
       receiver_(receiver),
+      poller_(io_),
       work_(asio::make_work_guard(io_)),
       acceptor_(io_),
       tick_timer_(io_),
@@ -109,6 +112,7 @@ Status TcpTransport::Listen() {
 Status TcpTransport::Start() {
   if (Status s = Listen(); !s.ok()) return s;
   Accept();
+  poller_.Start();
   asio::post(io_, [this] {
     Tick();
     if (options_.rank != 0) {
@@ -136,9 +140,9 @@ void TcpTransport::Accept() {
   acceptor_.async_accept([this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
     if (!ec) {
-      auto c =
-          std::make_shared<PeerConnection>(std::move(socket), PeerConnection::Role::kAcceptor, -1,
-                                           handshake_, options_.max_frame_bytes, AsListener());
+      auto c = std::make_shared<PeerConnection>(std::move(socket), poller_,
+                                                PeerConnection::Role::kAcceptor, -1, handshake_,
+                                                options_.max_frame_bytes, AsListener());
       unattached_.push_back(c);
       c->Start();
     } else {
@@ -176,8 +180,8 @@ void TcpTransport::Dial(NodeId rank, PeerAddress address, SteadyClock::time_poin
                           return;
                         }
                         auto c = std::make_shared<PeerConnection>(
-                            std::move(*socket), PeerConnection::Role::kDialer, rank, handshake_,
-                            options_.max_frame_bytes, AsListener());
+                            std::move(*socket), poller_, PeerConnection::Role::kDialer, rank,
+                            handshake_, options_.max_frame_bytes, AsListener());
                         unattached_.push_back(c);
                         c->Start();
                       });
@@ -288,6 +292,7 @@ Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8
     MaybeShutdown(from);
     return Status::Ok();
   }
+  std::lock_guard<std::mutex> g(handler_mu_);
   return receiver_.OnData(from, payload);
 }
 
@@ -349,10 +354,62 @@ void TcpTransport::Send(NodeId to, std::vector<uint8_t> frame) {
 }
 
 void TcpTransport::DeliverSelf(std::vector<uint8_t> frame) {
-  if (Status s = receiver_.OnData(options_.rank, frame); !s.ok()) {
+  Status s;
+  {
+    std::lock_guard<std::mutex> g(handler_mu_);
+    s = receiver_.OnData(options_.rank, frame);
+  }
+  if (!s.ok()) {
     Log("frame to self rejected: " + s.message());
     Fail(s.WithContext("frame to self"));
   }
+}
+
+void TcpTransport::WaitParked(WakeSignal& signal) {
+  std::vector<std::shared_ptr<PeerConnection>> owned;
+  std::vector<pollfd> fds{pollfd{signal.fd(), POLLIN, 0}};
+  std::unique_lock<std::mutex> reading(worker_read_mu_, std::defer_lock);
+  if (options_.emulate_latency_seconds <= 0 && reading.try_lock()) {
+    for (NodeId p = 0; p < options_.nodes; ++p) {
+      std::shared_ptr<PeerConnection> c;
+      {
+        std::lock_guard<std::mutex> g(outboxes_[p]->mu);
+        c = outboxes_[p]->conn;
+      }
+      if (!c) continue;
+      const int fd = c->AcquireForWorker();
+      if (fd < 0) continue;
+      owned.push_back(std::move(c));
+      fds.push_back(pollfd{fd, POLLIN, 0});
+    }
+    // Nothing to read (the I/O thread is reading): let another worker try.
+    if (owned.empty()) reading.unlock();
+  }
+  while (signal.BeginBlocking()) {
+    const int n = ::poll(fds.data(), fds.size(), -1);
+    signal.EndBlocking();
+    if (n < 0) continue;  // EINTR; nothing else can fail with valid descriptors
+    for (size_t i = 1; i < fds.size();) {
+      if (fds[i].revents == 0) {
+        ++i;
+        continue;
+      }
+      fds[i].revents = 0;
+      const NodeId from = static_cast<NodeId>(owned[i - 1]->peer_rank());
+      const bool still_owned =
+          owned[i - 1]->ReadAsWorker([this, from](std::span<const uint8_t> payload) {
+            std::lock_guard<std::mutex> g(handler_mu_);
+            return receiver_.OnData(from, payload);
+          });
+      if (still_owned) {
+        ++i;
+      } else {
+        owned.erase(owned.begin() + static_cast<std::ptrdiff_t>(i - 1));
+        fds.erase(fds.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+  }
+  for (const auto& c : owned) c->ReleaseFromWorker();
 }
 
 void TcpTransport::Flush(NodeId to) {

@@ -14,10 +14,11 @@
 // connection or --peer-timeout of silence (heartbeats flow while idle) is a
 // fatal peer loss naming the rank.
 //
-// Threading: one internal I/O thread runs every handler and calls the
-// Receiver; Send() may be called from any thread (and may write to the
-// socket from it). Start() and Finish() are
-// called by one controlling thread.
+// Threading: one internal I/O thread runs every handler; Send() may be
+// called from any thread (and may write to the socket from it). The
+// Receiver is called one frame at a time (under handler_mutex()), from the
+// I/O thread or from a parked worker that reads its own replies (WaitParked).
+// Start() and Finish() are called by one controlling thread.
 #pragma once
 
 #include <asio.hpp>
@@ -33,7 +34,9 @@
 
 #include "backends/tcp/control_messages.h"
 #include "backends/tcp/peer_connection.h"
+#include "backends/tcp/socket_poller.h"
 #include "backends/tcp/tcp_options.h"
+#include "backends/tcp/wake_signal.h"
 #include "core/base/status.h"
 #include "core/base/types.h"
 
@@ -44,7 +47,8 @@ class TcpTransport final : private PeerConnection::Listener {
   class Receiver {
    public:
     virtual ~Receiver() = default;
-    // One core frame from `from` (I/O thread; self-sends too). An error drops that peer.
+    // One core frame from `from` (self-sends too), under handler_mutex(). An
+    // error drops that peer.
     virtual Status OnData(NodeId from, std::span<const uint8_t> frame) = 0;
   };
 
@@ -63,6 +67,16 @@ class TcpTransport final : private PeerConnection::Listener {
   // Returns the failure, or Ok once done.
   Status WaitFor(const std::function<bool()>& done);
   void Notify();
+
+  // A parked worker's wait: blocks until `signal` is set (returns at once if it is).
+  // Meanwhile the worker reads the connections no one else is reading and
+  // delivers their data frames itself (at most one worker at a time; not
+  // with --emulate-latency), so a reply wakes the worker that waits for it
+  // rather than the I/O thread.
+  void WaitParked(WakeSignal& signal);
+  // Held around every Receiver call; hold it to call into the receiver's
+  // node from elsewhere (timers), so its handlers run one at a time.
+  std::mutex& handler_mutex() { return handler_mu_; }
 
   asio::io_context& io() { return io_; }
   const TcpOptions& options() const { return options_; }
@@ -127,6 +141,7 @@ class TcpTransport final : private PeerConnection::Listener {
   Receiver& receiver_;
   HandshakeConfig handshake_;
   asio::io_context io_;
+  SocketPoller poller_;  // before the connections, which use it
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer tick_timer_;
@@ -144,6 +159,8 @@ class TcpTransport final : private PeerConnection::Listener {
   PeerAddress advertised_;
 
   std::vector<std::unique_ptr<Outbox>> outboxes_;  // index = rank
+  std::mutex handler_mu_;                          // see handler_mutex()
+  std::mutex worker_read_mu_;                      // held by the one worker reading
 
   mutable std::mutex mu_;  // guards the fields below
   std::condition_variable cv_;

@@ -35,8 +35,10 @@ PY
 pass "resumed $latest of the 3-node run on 2 nodes: finished with a result"
 
 # --restart-on-failure: rank 1 is killed; launch restarts every rank from the
-# last checkpoint and the run completes.
-restart_after_kill 60s 6 $JOB
+# last checkpoint and the run completes. 60 epochs, so that the run is still
+# going when the kill comes (6 epochs took 0.5 s of wall time here, and once
+# ended before the kill: "no restart happened").
+restart_after_kill 60s 60 $JOB
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["quality"]["test_rmse"] > 0' \
   "$WORK/d/result.json" || fail "no quality in the restarted run's result"
 pass "launch --restart-on-failure: $(grep -m1 'restarting from' "$WORK/d.log"); finished"
