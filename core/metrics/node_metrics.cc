@@ -20,6 +20,7 @@ MetricsSnapshot& MetricsSnapshot::operator+=(const MetricsSnapshot& o) {
   forwards += o.forwards;
   localize_requests += o.localize_requests;
   late_accesses += o.late_accesses;
+  unannounced_accesses += o.unannounced_accesses;
   wait_seconds += o.wait_seconds;
   barrier_seconds += o.barrier_seconds;
   lead_count += o.lead_count;

@@ -27,7 +27,8 @@ struct MetricsSnapshot {
   uint64_t replica_refreshes = 0;  // fresh rows sent to holders by sync rounds
   uint64_t forwards = 0;           // request keys forwarded (stale location)
   uint64_t localize_requests = 0;
-  uint64_t late_accesses = 0;  // accesses that found a key with active intent not yet local
+  uint64_t late_accesses = 0;         // remote accesses to a key whose intent was announced ahead
+  uint64_t unannounced_accesses = 0;  // remote accesses under a same-clock intent (no notice)
   double wait_seconds = 0;     // workers parked for their own operations (summed over workers)
   double barrier_seconds = 0;  // workers parked at barriers (summed over workers)
   uint64_t lead_count = 0;     // intent signals acted on
@@ -51,6 +52,7 @@ struct NodeCounters {
   std::atomic<uint64_t> forwards{0};
   std::atomic<uint64_t> localize_requests{0};
   std::atomic<uint64_t> late_accesses{0};
+  std::atomic<uint64_t> unannounced_accesses{0};
   std::atomic<uint64_t> messages_sent{0};
   std::atomic<uint64_t> bytes_sent{0};
   std::atomic<uint64_t> messages_received{0};

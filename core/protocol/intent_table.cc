@@ -2,9 +2,10 @@
 
 namespace augur {
 
-void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
+void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end, Clock clock) {
   if (end <= start || keys.empty()) return;
-  workers_[w].pending.push(Signal{start, end, std::vector<Key>(keys.begin(), keys.end())});
+  workers_[w].pending.push(
+      Signal{start, end, start > clock, std::vector<Key>(keys.begin(), keys.end())});
 }
 
 void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
@@ -15,14 +16,19 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
     pw.pending.pop();
     if (s.end <= clock) continue;  // expired before it was ever acted on
     leads->push_back(s.start - clock);
-    for (Key k : s.keys)
-      if (++active_[k] == 1) wanted->push_back(k);
+    for (Key k : s.keys) {
+      Counts& c = active_[k];
+      if (++c.count == 1) wanted->push_back(k);
+      if (s.ahead) ++c.ahead;
+    }
     pw.active.push(std::move(s));
   }
   while (!pw.active.empty() && pw.active.top().end <= clock) {
+    const bool ahead = pw.active.top().ahead;
     for (Key k : pw.active.top().keys) {
       auto it = active_.find(k);
-      if (--it->second == 0) {
+      if (ahead) --it->second.ahead;
+      if (--it->second.count == 0) {
         active_.erase(it);
         unwanted->push_back(k);
       }

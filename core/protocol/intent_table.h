@@ -5,8 +5,12 @@
 // (clock + window, see ActionTiming) reaches `start`, then *active* until w's
 // clock reaches `end`. The table keeps, per key, the number of active signals
 // over all workers and reports the keys whose count went 0 -> 1 (the node now
-// wants the key) and 1 -> 0 (it no longer does). Memory is proportional to
-// the live signals, not to the key space.
+// wants the key) and 1 -> 0 (it no longer does). It also counts, per key,
+// the active signals that were *announced ahead* (signalled while the
+// worker's clock was still before `start`): only those gave the node time
+// to act, so only an access under one of them that finds its key remote is
+// "late"; one under a same-clock signal had no notice. Memory is
+// proportional to the live signals, not to the key space.
 // Not thread-safe: the Node guards it with its engine mutex.
 #pragma once
 
@@ -23,7 +27,8 @@ class IntentTable {
  public:
   explicit IntentTable(uint32_t workers) : workers_(workers) {}
 
-  void Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end);
+  // `clock` is w's clock at the signal.
+  void Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end, Clock clock);
   // Activates w's pending signals with start <= horizon and expires its active
   // signals with end <= clock. Appends the keys that became wanted/unwanted,
   // and for each activated signal its lead (start - clock, in clocks).
@@ -32,7 +37,12 @@ class IntentTable {
   // Number of active signals (any worker) naming the key.
   uint32_t ActiveCount(Key key) const {
     auto it = active_.find(key);
-    return it == active_.end() ? 0 : it->second;
+    return it == active_.end() ? 0 : it->second.count;
+  }
+  // Of those, the signals announced ahead (start > the clock at the signal).
+  uint32_t AheadCount(Key key) const {
+    auto it = active_.find(key);
+    return it == active_.end() ? 0 : it->second.ahead;
   }
   size_t active_keys() const { return active_.size(); }
 
@@ -40,7 +50,12 @@ class IntentTable {
   struct Signal {
     Clock start;
     Clock end;
+    bool ahead;  // announced before its start clock
     std::vector<Key> keys;
+  };
+  struct Counts {
+    uint32_t count = 0;
+    uint32_t ahead = 0;
   };
   struct ByStart {
     bool operator()(const Signal& a, const Signal& b) const { return a.start > b.start; }
@@ -54,7 +69,7 @@ class IntentTable {
   };
 
   std::vector<PerWorker> workers_;
-  std::unordered_map<Key, uint32_t> active_;
+  std::unordered_map<Key, Counts> active_;
 };
 
 }  // namespace augur

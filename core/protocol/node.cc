@@ -68,6 +68,7 @@ MetricsSnapshot Node::Metrics() {
   s.forwards = get(counters_.forwards);
   s.localize_requests = get(counters_.localize_requests);
   s.late_accesses = get(counters_.late_accesses);
+  s.unannounced_accesses = get(counters_.unannounced_accesses);
   for (const auto& w : workers_) {
     s.local_accesses += w->local_accesses();
     s.remote_accesses += w->remote_accesses();

@@ -15,7 +15,7 @@ void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Cloc
   Effects fx;
   {
     EngineLock g(*this, fx);
-    intents_.Add(w, keys, start, end);
+    intents_.Add(w, keys, start, end, clocks_[w]);
     ActOnIntents(w, &fx);
     // Sync rounds also re-estimate the action window.
     fx.arm_timer = !timer_armed_ && policy_->LocalizesOnIntent();

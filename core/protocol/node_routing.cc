@@ -54,8 +54,13 @@ Ticket Node::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
       Item item{type, self_, op, 0, {}};
       if (type == MessageType::kPullRequest) item.slot = offsets[idx];
       if (in != nullptr) item.values.assign(in + offsets[idx], in + offsets[idx] + len);
-      if (policy_->LocalizesOnIntent() && intents_.ActiveCount(k) > 0)
-        counters_.late_accesses.fetch_add(1, std::memory_order_relaxed);
+      if (policy_->LocalizesOnIntent() && intents_.ActiveCount(k) > 0) {
+        if (intents_.AheadCount(k) > 0) {
+          counters_.late_accesses.fetch_add(1, std::memory_order_relaxed);
+        } else {
+          counters_.unannounced_accesses.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
       if (type == MessageType::kSetRequest) {
         // A Set on a replica: the replica takes the value now (its delta is
         // superseded) and the Set travels to the main copy (REFERENCE §3).

@@ -55,6 +55,9 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   const uint64_t accesses = totals.local_accesses + totals.remote_accesses;
   j["late_access_ratio"] =
       accesses == 0 ? 0.0 : static_cast<double>(totals.late_accesses) / accesses;
+  j["unannounced_accesses"] = totals.unannounced_accesses;
+  j["unannounced_access_ratio"] =
+      accesses == 0 ? 0.0 : static_cast<double>(totals.unannounced_accesses) / accesses;
   j["intent_lead_clocks_mean"] =
       totals.lead_count == 0 ? 0.0
                              : totals.lead_clocks_sum / static_cast<double>(totals.lead_count);

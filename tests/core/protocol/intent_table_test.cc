@@ -10,8 +10,8 @@ namespace {
 TEST_CASE("intent signals activate inside the horizon and expire at their end", "[intent]") {
   IntentTable t(2);
   const std::vector<Key> a{1, 2}, b{2, 3};
-  t.Add(0, a, 5, 7);
-  t.Add(1, b, 1, 3);
+  t.Add(0, a, 5, 7, /*clock=*/0);
+  t.Add(1, b, 1, 3, /*clock=*/0);
   std::vector<Key> wanted, unwanted;
   std::vector<Clock> leads;
   t.Advance(0, 0, 4, &wanted, &unwanted, &leads);  // start 5 > horizon 4: pending
@@ -28,6 +28,28 @@ TEST_CASE("intent signals activate inside the horizon and expire at their end", 
   t.Advance(0, 7, 9, &wanted, &unwanted, &leads);
   CHECK(unwanted == std::vector<Key>{3, 1, 2});
   CHECK(t.active_keys() == 0);
+}
+
+TEST_CASE("only signals announced before their start count as ahead", "[intent]") {
+  IntentTable t(1);
+  const std::vector<Key> now{4, 5}, later{5, 6};
+  t.Add(0, now, 3, 4, /*clock=*/3);    // for the current clock: no notice
+  t.Add(0, later, 4, 6, /*clock=*/3);  // one clock ahead
+  std::vector<Key> wanted, unwanted;
+  std::vector<Clock> leads;
+  t.Advance(0, 3, 10, &wanted, &unwanted, &leads);
+  CHECK(t.ActiveCount(4) == 1);
+  CHECK(t.AheadCount(4) == 0);
+  CHECK(t.ActiveCount(5) == 2);
+  CHECK(t.AheadCount(5) == 1);
+  CHECK(t.AheadCount(6) == 1);
+  t.Advance(0, 4, 10, &wanted, &unwanted, &leads);  // the same-clock signal ended
+  CHECK(t.ActiveCount(4) == 0);
+  CHECK(t.ActiveCount(5) == 1);
+  CHECK(t.AheadCount(5) == 1);
+  t.Advance(0, 6, 10, &wanted, &unwanted, &leads);
+  CHECK(t.active_keys() == 0);
+  CHECK(t.AheadCount(5) == 0);
 }
 
 TEST_CASE("action timing acts at once until a sync round measured the worker", "[intent]") {
