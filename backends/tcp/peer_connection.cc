@@ -77,6 +77,21 @@ std::chrono::steady_clock::time_point PeerConnection::last_receive() const {
 
 void PeerConnection::MarkReceived() { last_receive_ns_.store(NowNs(), std::memory_order_relaxed); }
 
+PeerConnection::Received PeerConnection::ReceiveSome() {
+  for (;;) {
+    const std::span<uint8_t> space = reader_.Prepare();
+    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+    if (n > 0) {
+      MarkReceived();
+      reader_.Commit(static_cast<size_t>(n));
+      return Received::kData;
+    }
+    if (n == 0) return Received::kEof;
+    if (errno == EINTR) continue;
+    return WouldBlock(errno) ? Received::kWouldBlock : Received::kError;
+  }
+}
+
 void PeerConnection::Start() {
   {
     std::lock_guard<std::mutex> g(mu_);
@@ -153,19 +168,13 @@ void PeerConnection::ReadOnIo() {
       }
     }
     if (state_ == State::kClosed) return;
-    const std::span<uint8_t> space = reader_.Prepare();
-    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
-    if (n > 0) {
-      MarkReceived();
-      reader_.Commit(static_cast<size_t>(n));
-      continue;
-    }
-    if (n == 0) {
+    const Received r = ReceiveSome();
+    if (r == Received::kData) continue;
+    if (r == Received::kEof) {
       OnEof();
       return;
     }
-    if (errno == EINTR) continue;
-    if (WouldBlock(errno)) break;
+    if (r == Received::kWouldBlock) break;
     Close(Status::Error(std::string("read failed: ") + std::strerror(errno)));
     return;
   }
@@ -460,19 +469,13 @@ bool PeerConnection::ReadAsWorker(const DataSink& sink) {
         return false;
       }
     }
-    const std::span<uint8_t> space = reader_.Prepare();
-    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
-    if (n > 0) {
-      MarkReceived();
-      reader_.Commit(static_cast<size_t>(n));
-      continue;
-    }
-    if (n == 0) {
+    const Received r = ReceiveSome();
+    if (r == Received::kData) continue;
+    if (r == Received::kEof) {
       HandToIo([](PeerConnection& c) { c.OnEof(); });
       return false;
     }
-    if (errno == EINTR) continue;
-    if (WouldBlock(errno)) return true;
+    if (r == Received::kWouldBlock) return true;
     HandToIo([why = std::string(std::strerror(errno))](PeerConnection& c) {
       c.Close(Status::Error("read failed: " + why));
     });

@@ -123,6 +123,9 @@ class PeerConnection : public SocketPoller::Pollable,
   // Worker: hands the read side to the I/O thread, which runs `then`.
   void HandToIo(std::function<void(PeerConnection&)> then);
   void MarkReceived();
+  // One recv into the frame reader (retried on EINTR). kError leaves errno set.
+  enum class Received { kData, kEof, kWouldBlock, kError };
+  Received ReceiveSome();
   // REQUIRES: mu_ held. Writes queued frames while the socket takes them;
   // returns true if it shut the sending side instead (call MaybeFinish
   // after unlocking, on the I/O thread).
