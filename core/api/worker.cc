@@ -78,7 +78,7 @@ Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {
 bool Worker::IsDone(Ticket t) { return t.id == 0 || node_.OpDone(t.id); }
 
 template <typename Done>
-void Worker::ParkUntil(Done done, double* seconds) {
+void Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
   if (done()) return;
   const double start = Now();
   for (;;) {
@@ -88,7 +88,8 @@ void Worker::ParkUntil(Done done, double* seconds) {
     if (done()) break;
   }
   node_.SetWaiting(id_, false);
-  *seconds += Now() - start;
+  seconds->store(seconds->load(std::memory_order_relaxed) + (Now() - start),
+                 std::memory_order_relaxed);
 }
 
 void Worker::Wait(Ticket t) {

@@ -13,6 +13,7 @@
 // the concatenation of its keys' values in key order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -102,8 +103,9 @@ class Worker {
   uint64_t remote_accesses() const { return remote_accesses_; }
   // Runtime seconds this worker spent parked: for its own operations (pulls,
   // pushes, WaitSync) and at barriers (waiting for slower workers).
-  double wait_seconds() const { return wait_seconds_; }
-  double barrier_seconds() const { return barrier_seconds_; }
+  // Safe to read from any thread (another worker takes the node's snapshot).
+  double wait_seconds() const { return wait_seconds_.load(std::memory_order_relaxed); }
+  double barrier_seconds() const { return barrier_seconds_.load(std::memory_order_relaxed); }
 
  private:
   friend class Node;
@@ -112,7 +114,7 @@ class Worker {
   // Parks until done() holds (re-checked after every wake-up); adds the
   // time parked to *seconds.
   template <typename Done>
-  void ParkUntil(Done done, double* seconds);
+  void ParkUntil(Done done, std::atomic<double>* seconds);
 
   Node& node_;
   WorkerId id_;
@@ -120,8 +122,8 @@ class Worker {
   Clock clock_ = 0;
   uint64_t local_accesses_ = 0;
   uint64_t remote_accesses_ = 0;
-  double wait_seconds_ = 0;
-  double barrier_seconds_ = 0;
+  std::atomic<double> wait_seconds_{0};  // written by this worker only
+  std::atomic<double> barrier_seconds_{0};
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
   WorkerSampler sampler_;
   ParamStore::BatchScratch scratch_;
