@@ -34,16 +34,18 @@ class IntentTable {
   // and for each activated signal its lead (start - clock, in clocks).
   void Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
                std::vector<Key>* unwanted, std::vector<Clock>* leads);
-  // Number of active signals (any worker) naming the key.
-  uint32_t ActiveCount(Key key) const {
+  // Active signals (any worker) naming the key: all of them, and those
+  // announced ahead (start > the clock at the signal).
+  struct Counts {
+    uint32_t count = 0;
+    uint32_t ahead = 0;
+  };
+  Counts Active(Key key) const {
     auto it = active_.find(key);
-    return it == active_.end() ? 0 : it->second.count;
+    return it == active_.end() ? Counts{} : it->second;
   }
-  // Of those, the signals announced ahead (start > the clock at the signal).
-  uint32_t AheadCount(Key key) const {
-    auto it = active_.find(key);
-    return it == active_.end() ? 0 : it->second.ahead;
-  }
+  uint32_t ActiveCount(Key key) const { return Active(key).count; }
+  uint32_t AheadCount(Key key) const { return Active(key).ahead; }
   size_t active_keys() const { return active_.size(); }
 
  private:
@@ -52,10 +54,6 @@ class IntentTable {
     Clock end;
     bool ahead;  // announced before its start clock
     std::vector<Key> keys;
-  };
-  struct Counts {
-    uint32_t count = 0;
-    uint32_t ahead = 0;
   };
   struct ByStart {
     bool operator()(const Signal& a, const Signal& b) const { return a.start > b.start; }

@@ -54,10 +54,11 @@ Ticket Node::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
       Item item{type, self_, op, 0, {}};
       if (type == MessageType::kPullRequest) item.slot = offsets[idx];
       if (in != nullptr) item.values.assign(in + offsets[idx], in + offsets[idx] + len);
-      if (policy_->LocalizesOnIntent() && intents_.ActiveCount(k) > 0) {
-        if (intents_.AheadCount(k) > 0) {
+      if (policy_->LocalizesOnIntent()) {
+        const IntentTable::Counts intent = intents_.Active(k);
+        if (intent.ahead > 0) {
           counters_.late_accesses.fetch_add(1, std::memory_order_relaxed);
-        } else {
+        } else if (intent.count > 0) {
           counters_.unannounced_accesses.fetch_add(1, std::memory_order_relaxed);
         }
       }
@@ -87,17 +88,21 @@ Status Node::HandleRequest(const Message& m) {
   const bool pull_like = m.type == MessageType::kPullRequest || m.type == MessageType::kSyncRequest;
   if (pull_like && m.slots.size() != m.keys.size())
     return Status::Error(from + ": slots do not match keys");
-  if (m.type == MessageType::kSyncRequest) {
-    uint64_t need = 0;  // polls (kNoDeltaBit) carry no values
+  // Whether key i brings values: every key of a push or set, a sync key
+  // unless it is a poll (kNoDeltaBit), no key of a pull or localize.
+  const auto carries = [&m](size_t i) {
+    return m.type == MessageType::kSyncRequest ? SyncCarriesDelta(m.slots[i])
+                                               : CarriesValues(m.type);
+  };
+  if (!CarriesValues(m.type)) {
+    if (!m.values.empty()) return Status::Error(from + ": unexpected values");
+  } else {
+    uint64_t need = 0;
     for (size_t i = 0; i < m.keys.size(); ++i)
-      if (SyncCarriesDelta(m.slots[i])) need += layout().Length(m.keys[i]);
+      if (carries(i)) need += layout().Length(m.keys[i]);
     if (need != m.values.size())
       return Status::Error(from + ": " + std::to_string(m.values.size()) +
-                           " values for deltas needing " + std::to_string(need));
-  } else if (CarriesValues(m.type)) {
-    if (Status s = CheckValueCount(m, false); !s.ok()) return s;
-  } else if (!m.values.empty()) {
-    return Status::Error(from + ": unexpected values");
+                           " values for keys needing " + std::to_string(need));
   }
   Effects fx;
   if (m.type == MessageType::kPullRequest) {
@@ -109,9 +114,7 @@ Status Node::HandleRequest(const Message& m) {
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       Item item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
-      const bool values = m.type == MessageType::kSyncRequest ? SyncCarriesDelta(m.slots[i])
-                                                              : CarriesValues(m.type);
-      if (values) {
+      if (carries(i)) {
         const uint32_t len = layout().Length(k);
         item.values.assign(at, at + len);
         at += len;

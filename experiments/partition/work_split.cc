@@ -4,6 +4,11 @@
 
 namespace augur {
 
+Status CheckPartitionMethod(const std::string& method) {
+  if (method == "block" || ParsePartitionMethod(method).ok()) return Status::Ok();
+  return Status::Error("--partition '" + method + "' is unknown (expected random|graph|block)");
+}
+
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,
                                                      const std::string& method, uint64_t seed) {
   if (parts == 0) return Status::Error("--partition: need at least one worker");
@@ -12,8 +17,9 @@ Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint
     if (!plan.ok()) return plan.status();
     return std::move(plan->order);
   }
+  if (Status s = CheckPartitionMethod(method); !s.ok()) return s;
   Result<PartitionMethod> m = ParsePartitionMethod(method);
-  if (!m.ok()) return m.status().WithContext("--partition");
+  if (!m.ok()) return m.status();
   const std::vector<uint32_t> part = PartitionItems(items, parts, *m, seed);
   std::vector<std::vector<uint32_t>> mine(parts);
   for (uint32_t i = 0; i < part.size(); ++i) mine[part[i]].push_back(i);

@@ -14,6 +14,9 @@
 
 namespace augur {
 
+// OK if `method` names a --partition method; otherwise the error to show.
+Status CheckPartitionMethod(const std::string& method);
+
 // Error (naming the flag) for an unknown method or items block cannot split.
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,
                                                      const std::string& method, uint64_t seed);
