@@ -145,17 +145,21 @@ Status Node::HandleSyncResponse(const Message& m) {
   {
     EngineLock g(*this, fx);
     const float* row = m.values.data();
-    const bool additive = store_.optimizer().kind == OptimizerKind::kSum;
+    const OptimizerConfig& optimizer = store_.optimizer();
     for (Key k : m.keys) {
       const uint32_t row_len = store_.RowLength(k);
       if (replicas_.count(k) > 0) {
         store_.With(k, false, [&](ParamStore::Entry& e) {
-          // Fresh main value plus what was pushed here since the flush.
+          // Fresh main row, then what was pushed here since the flush, replayed
+          // as the one update the main copy will apply when that delta arrives
+          // (exact for sum and sgd). Without the replay a replica would forget
+          // its own workers' latest pushes for a round, and they would push the
+          // same gradient again: hot keys overshoot, word2vec diverged.
           std::memcpy(e.value, row, e.length * sizeof(float));
           if (e.state != nullptr)
             std::memcpy(e.state, row + e.length, (row_len - e.length) * sizeof(float));
-          if (additive)
-            for (uint32_t d = 0; d < e.length; ++d) e.value[d] += e.delta[d];
+          if (!AllZero(e.delta, e.length))
+            ApplyUpdate(optimizer, e.value, e.state, e.delta, e.length);
         });
       }
       row += row_len;

@@ -225,6 +225,50 @@ TEST_CASE("an idle replica is polled without a delta and refreshed only when its
   CHECK(cluster.node(1).Metrics().replica_syncs > 0);
 }
 
+// A holder's own pushes since its last flush must survive the refresh that
+// answers that flush, whatever the optimizer: node 1 alone writes through its
+// replica, so every read after its own push must show all of its pushes.
+TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
+          "[protocol][replication]") {
+  for (OptimizerKind kind : {OptimizerKind::kSum, OptimizerKind::kSgd}) {
+    LoopbackOptions o = JitteryCluster(2, 1, 6);
+    o.node.policy = *MakePolicy("replicate-all");
+    o.node.sync_period_seconds = 20e-6;  // many refreshes during the pushes
+    o.node.optimizer.kind = kind;
+    o.node.optimizer.learning_rate = 0.5f;
+    LoopbackCluster cluster(o);
+    Key key = 0;
+    while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0, replica at node 1
+    // One push moves the value by +1 (sum: +1; sgd: -0.5 * -2).
+    const float step = kind == OptimizerKind::kSum ? 1.0f : -2.0f;
+    constexpr int kPushes = 200;
+    std::vector<float> seen;
+    REQUIRE(cluster
+                .Run([&](Worker& w) {
+                  const std::vector<Key> keys{key};
+                  std::vector<float> v(2, step);
+                  if (w.node_id() == 1) {
+                    for (int i = 0; i < kPushes; ++i) {
+                      std::fill(v.begin(), v.end(), step);
+                      w.Wait(w.Push(keys, v));
+                      w.Wait(w.Pull(keys, v));
+                      seen.push_back(v[0]);
+                      w.Compute(7e-6);
+                    }
+                  }
+                  w.Barrier();
+                })
+                .ok());
+    REQUIRE(seen.size() == kPushes);
+    uint64_t refreshes = cluster.node(0).Metrics().replica_refreshes;
+    CHECK(refreshes > 10);  // the pushes really raced refreshes
+    for (int i = 0; i < kPushes; ++i) {
+      INFO(OptimizerKindName(kind) << " read " << i << " saw " << seen[i]);
+      REQUIRE(seen[i] == static_cast<float>(i + 1));
+    }
+  }
+}
+
 TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
   LoopbackOptions o = JitteryCluster(3, 1, 2);
   o.node.policy = *MakePolicy("replicate-all");
