@@ -43,6 +43,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
   AUGUR_CHECK(options.workers > 0, "a node needs at least one worker");
   AUGUR_CHECK(num_nodes_ > 0 && self_ < num_nodes_, "node %u of %u", self_, num_nodes_);
   AUGUR_CHECK(sync_period_seconds_ > 0, "sync period must be positive");
+  sync_seq_ = options.first_sync_version & kSyncVersionMask;
   for (WorkerId w = 0; w < options.workers; ++w)
     workers_.push_back(std::make_unique<Worker>(*this, w, runtime.NewParker(), options.sampling,
                                                 DeriveSeed(options.seed, self_ + 1, w)));

@@ -62,6 +62,10 @@ struct NodeOptions {
   uint64_t seed = 1;                     // run seed; per-worker streams derive from it
   uint32_t store_stripes = 64;
   size_t location_cache_capacity = 1 << 20;  // entries; cleared when full
+  // Where this node's replica-flush sequence starts (30 bits; any value is
+  // correct, since versions compare in serial arithmetic): tests start it
+  // near the half-way point to check that a new holder's first delta applies.
+  uint32_t first_sync_version = 0;
 };
 
 class Node {
@@ -114,8 +118,9 @@ class Node {
   };
   struct Holder {
     NodeId node;
-    uint32_t version;   // last sync sequence number applied from it
-    uint64_t sent = 0;  // RowDigest of the row it last got from here (0: none)
+    uint32_t version = 0;      // last sync sequence number applied from it ...
+    bool has_version = false;  // ... if any: its first delta always applies
+    uint64_t sent = 0;         // RowDigest of the row it last got from here (0: none)
   };
   // Directory entry at the home: the owner, and the ownership epoch (the
   // number of hand-overs, 16-bit serial arithmetic) so a late owner update

@@ -49,7 +49,7 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
   const KeyView view{key, intents_.ActiveCount(key) > 0, others};
   if (policy_->IsStaticReplica(key) || policy_->Place(view) == Placement::kReplicate) {
     std::vector<Holder>& list = holders_[key];
-    if (!known) list.push_back(Holder{requester, 0});
+    if (!known) list.push_back(Holder{.node = requester});
     Message& m = fx->out.To(requester, MessageType::kReplicaGrant, self_, self_, 0);
     m.keys.push_back(key);
     const size_t at = m.values.size();

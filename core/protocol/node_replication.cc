@@ -104,12 +104,13 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
   for (Holder& x : hs)
     if (x.node == holder) h = &x;
   if (h == nullptr) {  // e.g. a holder the owner already forgot: its delta still counts
-    hs.push_back(Holder{holder, 0});
+    hs.push_back(Holder{.node = holder});
     h = &hs.back();
   }
-  if (delta && NewerVersion(version, h->version)) {
+  if (delta && (!h->has_version || NewerVersion(version, h->version))) {
     store_.Push(key, item.values.data(), false);
     h->version = version;
+    h->has_version = true;
   }
   if (drop) {
     std::erase_if(hs, [&](const Holder& x) { return x.node == holder; });

@@ -269,6 +269,43 @@ TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
   }
 }
 
+// Sync versions compare in 30-bit serial arithmetic; a holder the owner has
+// not heard from yet must have its first delta applied wherever the holder's
+// flush sequence stands (here: half-way round, "older" than 0).
+TEST_CASE("a new holder's first delta applies wherever its flush sequence starts",
+          "[protocol][replication]") {
+  for (uint32_t first : {0u, (kSyncVersionMask + 1) / 2 + 7, kSyncVersionMask - 2}) {
+    LoopbackOptions o = JitteryCluster(3, 1, 8);
+    o.node.policy = *MakePolicy("replicate-all");
+    o.node.sync_period_seconds = 20e-6;
+    o.node.first_sync_version = first;
+    LoopbackCluster cluster(o);
+    Key key = 0;
+    while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
+    constexpr int kPushes = 10;
+    std::vector<float> final(3);
+    REQUIRE(cluster
+                .Run([&](Worker& w) {
+                  const std::vector<Key> keys{key};
+                  std::vector<float> v(2, 1.0f);
+                  for (int i = 0; i < kPushes; ++i) {
+                    if (w.node_id() != 0) w.Wait(w.Push(keys, v));  // through replicas
+                    w.Compute(10e-6);
+                  }
+                  w.WaitSync();
+                  w.Barrier();
+                  w.WaitSync();
+                  w.Barrier();
+                  w.Wait(w.Pull(keys, v));
+                  final[w.node_id()] = v[0];
+                })
+                .ok());
+    INFO("flush sequence starting at " << first);
+    CHECK(cluster.node(1).Metrics().replica_syncs > 0);
+    for (NodeId n = 0; n < 3; ++n) CHECK(final[n] == 2.0f * kPushes);
+  }
+}
+
 TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
   LoopbackOptions o = JitteryCluster(3, 1, 2);
   o.node.policy = *MakePolicy("replicate-all");
