@@ -8,9 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#ifndef AUGUR_GIT_COMMIT
-#define AUGUR_GIT_COMMIT "unknown"
-#endif
+#include "augur_git_commit.h"  // generated at build time (experiments/report/git_commit.cmake)
 
 namespace augur {
 
