@@ -28,6 +28,21 @@ const char* SampleSchemeName(SampleScheme s) {
   return "?";
 }
 
+const char* SampleSchemeFidelity(SampleScheme s) {
+  switch (s) {
+    case SampleScheme::kNaive:
+      return "exact distribution; a negative not held locally is a remote access";
+    case SampleScheme::kPreloc:
+      return "exact distribution; drawn keys made local ahead through intent";
+    case SampleScheme::kPool:
+      return "marginal distribution preserved, samples correlated (each pooled key reused)";
+    case SampleScheme::kLocal:
+      return "NOT the application's distribution: only keys held on the node are drawn "
+             "(no communication); judge it by the quality line";
+  }
+  return "?";
+}
+
 SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock end) {
   AUGUR_CHECK(options_.draw != nullptr, "sampling needs the application's distribution");
   Prepared p{k, start, end, {}};

@@ -35,6 +35,8 @@ class Worker;
 enum class SampleScheme { kNaive, kPreloc, kPool, kLocal };
 Result<SampleScheme> ParseSampleScheme(const std::string& name);
 const char* SampleSchemeName(SampleScheme s);
+// One line for reports: how far the scheme's keys follow the distribution.
+const char* SampleSchemeFidelity(SampleScheme s);
 
 struct SamplingOptions {
   SampleScheme scheme = SampleScheme::kNaive;

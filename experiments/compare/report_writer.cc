@@ -8,6 +8,8 @@
 #include <functional>
 #include <sstream>
 
+#include "core/sampling/sampling.h"
+
 namespace augur {
 
 namespace {
@@ -129,6 +131,14 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
           << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed") << ".\n";
     } else {
       out << "- adaptive quality: not measured.\n";
+    }
+    const nlohmann::json& cfg = adaptive->result.value("config", nlohmann::json::object());
+    if (cfg.contains("sampling") &&
+        (cfg.value("workload", "") == "kge" || cfg.value("workload", "") == "wv")) {
+      const std::string name = cfg["sampling"].value("scheme", "");
+      if (Result<SampleScheme> s = ParseSampleScheme(name); s.ok())
+        out << "- negatives drawn with `--sampling " << name << "`: " << SampleSchemeFidelity(*s)
+            << ".\n";
     }
   }
   const CompareRecord* classic = Find(records, "classic", largest);

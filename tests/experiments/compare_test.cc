@@ -135,6 +135,11 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   CHECK(md.find("| adaptive | 0.83 (1.00) | 5.00 (6.00) |") != std::string::npos);
   CHECK(md.find("missed by 1.00x") != std::string::npos);  // goal 6x, reached 5x
   CHECK(md.find("2.0% worse; goal within 2%: met") != std::string::npos);
+  CHECK(md.find("--sampling") == std::string::npos);  // no sampling scheme recorded
+  // A speed-up bought with local sampling says so next to the verdict.
+  records[2].result["config"] = {{"workload", "kge"}, {"sampling", {{"scheme", "local"}}}};
+  const std::string local = ReportMarkdown(context, records);
+  CHECK(local.find("`--sampling local`: NOT the application's distribution") != std::string::npos);
 }
 
 TEST_CASE("csv: flattened fields, joined arrays, quoting, stable columns", "[compare]") {
