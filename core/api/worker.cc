@@ -51,8 +51,11 @@ Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* 
       break;
   }
   const size_t missing = scratch_.missing.size();
-  local_accesses_ += keys.size() - missing;
-  remote_accesses_ += missing;
+  // Single writer: a relaxed load and store, no read-modify-write on the hot path.
+  local_accesses_.store(local_accesses_.load(std::memory_order_relaxed) + keys.size() - missing,
+                        std::memory_order_relaxed);
+  remote_accesses_.store(remote_accesses_.load(std::memory_order_relaxed) + missing,
+                         std::memory_order_relaxed);
   if (missing == 0) return Ticket{};
   return node_.SlowPath(id_, type, keys, offsets_, scratch_.missing, in, out);
 }

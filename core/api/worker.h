@@ -99,8 +99,9 @@ class Worker {
   // This node's counters so far (all workers and the protocol side).
   MetricsSnapshot NodeMetrics() const;
 
-  uint64_t local_accesses() const { return local_accesses_; }
-  uint64_t remote_accesses() const { return remote_accesses_; }
+  // Safe to read from any thread, like the times below.
+  uint64_t local_accesses() const { return local_accesses_.load(std::memory_order_relaxed); }
+  uint64_t remote_accesses() const { return remote_accesses_.load(std::memory_order_relaxed); }
   // Runtime seconds this worker spent parked: for its own operations (pulls,
   // pushes, WaitSync) and at barriers (waiting for slower workers).
   // Safe to read from any thread (another worker takes the node's snapshot).
@@ -120,8 +121,8 @@ class Worker {
   WorkerId id_;
   std::unique_ptr<Parker> parker_;
   Clock clock_ = 0;
-  uint64_t local_accesses_ = 0;
-  uint64_t remote_accesses_ = 0;
+  std::atomic<uint64_t> local_accesses_{0};  // written by this worker only
+  std::atomic<uint64_t> remote_accesses_{0};
   std::atomic<double> wait_seconds_{0};  // written by this worker only
   std::atomic<double> barrier_seconds_{0};
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
