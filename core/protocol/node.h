@@ -132,6 +132,12 @@ class Node {
   struct HeldReplica {
     NodeId owner;
     bool is_static;
+    uint64_t last_flush_op = 0;  // the round of its latest flush
+    // Deltas flushed while an earlier flush of it was still unanswered (a
+    // WaitSync round overlapping a timer round), by round. An answer to an
+    // older round lacks them, and they have left the pending delta: the
+    // refresh replays them, or the replica would briefly hide its own pushes.
+    std::vector<std::pair<uint64_t, std::vector<float>>> unanswered = {};
   };
   // Everything one engine call produces, issued after the lock is released.
   struct Effects {

@@ -166,7 +166,7 @@ Status Node::HandleReplicaGrant(const Message& m) {
       }
       if (replicas_.count(k) == 0) {
         store_.Install(k, CopyKind::kReplica, row);
-        replicas_[k] = HeldReplica{m.src, policy_->IsStaticReplica(k)};
+        replicas_[k] = HeldReplica{.owner = m.src, .is_static = policy_->IsStaticReplica(k)};
         counters_.replicas_created.fetch_add(1, std::memory_order_relaxed);
       }
       row += store_.RowLength(k);

@@ -61,6 +61,12 @@ size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
       });
     }
     const bool delta = !AllZero(m.values.data() + at, len);
+    if (!drop) {
+      if (delta && ops_.count(r.last_flush_op) > 0)
+        r.unanswered.emplace_back(
+            op_id, std::vector<float>(m.values.data() + at, m.values.data() + at + len));
+      r.last_flush_op = op_id;
+    }
     if (!delta) m.values.resize(at);  // a poll: the key alone
     m.slots.push_back(sync_seq_ | (drop ? kDropBit : 0) | (delta ? 0 : kNoDeltaBit));
     if (delta) {
@@ -149,16 +155,22 @@ Status Node::HandleSyncResponse(const Message& m) {
     const OptimizerConfig& optimizer = store_.optimizer();
     for (Key k : m.keys) {
       const uint32_t row_len = store_.RowLength(k);
-      if (replicas_.count(k) > 0) {
+      if (auto held = replicas_.find(k); held != replicas_.end()) {
+        // This answer covers every flush up to its round (one ordered channel).
+        auto& later = held->second.unanswered;
+        if (m.op_id != 0) std::erase_if(later, [&](const auto& f) { return f.first <= m.op_id; });
         store_.With(k, false, [&](ParamStore::Entry& e) {
-          // Fresh main row, then what was pushed here since the flush, replayed
-          // as the one update the main copy will apply when that delta arrives
-          // (exact for sum and sgd). Without the replay a replica would forget
-          // its own workers' latest pushes for a round, and they would push the
-          // same gradient again: hot keys overshoot, word2vec diverged.
+          // Fresh main row, then the deltas it does not hold yet, each replayed
+          // as the update the main copy will apply when it arrives (exact for
+          // sum and sgd): later flushes still unanswered, then what was pushed
+          // here since the last flush. Without the replay a replica would
+          // forget its own workers' latest pushes for a round, and they would
+          // push the same gradient again: hot keys overshoot, word2vec diverged.
           std::memcpy(e.value, row, e.length * sizeof(float));
           if (e.state != nullptr)
             std::memcpy(e.state, row + e.length, (row_len - e.length) * sizeof(float));
+          for (const auto& f : later)
+            ApplyUpdate(optimizer, e.value, e.state, f.second.data(), e.length);
           if (!AllZero(e.delta, e.length))
             ApplyUpdate(optimizer, e.value, e.state, e.delta, e.length);
         });

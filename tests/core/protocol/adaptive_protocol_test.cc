@@ -1,6 +1,7 @@
 // Relocation and replication over the loopback runtime, for every policy:
 // the sum invariant under relocation storms and random message orders,
 // read-your-writes on non-replicated keys, replica staleness, Set on replicas.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <map>
 #include <vector>
@@ -266,6 +267,50 @@ TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
       INFO(OptimizerKindName(kind) << " read " << i << " saw " << seen[i]);
       REQUIRE(seen[i] == static_cast<float>(i + 1));
     }
+  }
+}
+
+// Two flushes of one replica can be in flight at once: a timer round's and
+// another worker's WaitSync round. The answer to the older one must not hide
+// the newer one's delta from the replica: worker 0 of node 1 writes alone
+// and must read all of its own pushes while worker 1 keeps calling WaitSync.
+TEST_CASE("a replica's view keeps its flushed pushes while rounds overlap",
+          "[protocol][replication]") {
+  LoopbackOptions o = JitteryCluster(2, 2, 11);
+  o.node.policy = *MakePolicy("replicate-all");
+  o.node.sync_period_seconds = 20e-6;
+  LoopbackCluster cluster(o);
+  Key key = 0;
+  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0, replica at node 1
+  constexpr int kPushes = 300;
+  std::vector<float> seen;
+  std::atomic<bool> writing{true};
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1.0f);
+                if (w.node_id() == 1 && w.id() == 0) {
+                  for (int i = 0; i < kPushes; ++i) {
+                    std::fill(v.begin(), v.end(), 1.0f);
+                    w.Wait(w.Push(keys, v));
+                    w.Wait(w.Pull(keys, v));
+                    seen.push_back(v[0]);
+                    w.Compute(5e-6);
+                  }
+                  writing = false;
+                } else if (w.node_id() == 1) {
+                  while (writing) {
+                    w.WaitSync();
+                    w.Compute(3e-6);
+                  }
+                }
+                w.Barrier();
+              })
+              .ok());
+  REQUIRE(seen.size() == kPushes);
+  for (int i = 0; i < kPushes; ++i) {
+    INFO("read " << i << " saw " << seen[i]);
+    REQUIRE(seen[i] == static_cast<float>(i + 1));
   }
 }
 
