@@ -24,6 +24,14 @@ LoopbackOptions Storm(uint32_t nodes, uint32_t workers, uint64_t seed, const std
   return o;
 }
 
+// A key whose main copy starts at node 0 (with replicate-all, every other
+// node holds a replica).
+Key KeyHomedAtNode0(LoopbackCluster& cluster) {
+  Key key = 0;
+  while (cluster.node(0).HomeOf(key) != 0) ++key;
+  return key;
+}
+
 // Every worker signals intent for its next batches over a tiny shared key set
 // (so keys are wanted by many nodes at once), pushes integer updates without
 // waiting and sometimes pulls; at the end every key must hold the exact sum.
@@ -139,10 +147,9 @@ TEST_CASE("a replica lags its main copy by at most a sync period plus a round tr
   o.node.policy = *MakePolicy("replicate-all");
   o.node.sync_period_seconds = 50e-6;
   LoopbackCluster cluster(o);
-  Key key = 0;
-  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
-  std::vector<std::pair<double, float>> pushes;    // (time applied at main, total)
-  std::vector<std::pair<double, float>> reads;     // (time read at replica, value)
+  const Key key = KeyHomedAtNode0(cluster);      // main copy at node 0
+  std::vector<std::pair<double, float>> pushes;  // (time applied at main, total)
+  std::vector<std::pair<double, float>> reads;   // (time read at replica, value)
   REQUIRE(cluster
               .Run([&](Worker& w) {
                 const std::vector<Key> keys{key};
@@ -176,12 +183,9 @@ TEST_CASE("a replica lags its main copy by at most a sync period plus a round tr
 
 TEST_CASE("an idle replica is polled without a delta and refreshed only when its main copy changed",
           "[protocol][replication]") {
-  LoopbackOptions o = JitteryCluster(3, 1, 4);
-  o.node.policy = *MakePolicy("replicate-all");
-  o.node.sync_period_seconds = 20e-6;
+  LoopbackOptions o = Storm(3, 1, 4, "replicate-all");
   LoopbackCluster cluster(o);
-  Key key = 0;
-  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
+  const Key key = KeyHomedAtNode0(cluster);  // main copy at node 0
   constexpr int kPushes = 10;
   std::vector<float> before(3), after(3);
   MetricsSnapshot idle_start, idle_end;  // node 0 (the owner), and the holders' polls
@@ -232,14 +236,11 @@ TEST_CASE("an idle replica is polled without a delta and refreshed only when its
 TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
           "[protocol][replication]") {
   for (OptimizerKind kind : {OptimizerKind::kSum, OptimizerKind::kSgd}) {
-    LoopbackOptions o = JitteryCluster(2, 1, 6);
-    o.node.policy = *MakePolicy("replicate-all");
-    o.node.sync_period_seconds = 20e-6;  // many refreshes during the pushes
+    LoopbackOptions o = Storm(2, 1, 6, "replicate-all");
     o.node.optimizer.kind = kind;
     o.node.optimizer.learning_rate = 0.5f;
     LoopbackCluster cluster(o);
-    Key key = 0;
-    while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0, replica at node 1
+    const Key key = KeyHomedAtNode0(cluster);  // main copy at node 0, replica at node 1
     // One push moves the value by +1 (sum: +1; sgd: -0.5 * -2).
     const float step = kind == OptimizerKind::kSum ? 1.0f : -2.0f;
     constexpr int kPushes = 200;
@@ -276,12 +277,9 @@ TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
 // and must read all of its own pushes while worker 1 keeps calling WaitSync.
 TEST_CASE("a replica's view keeps its flushed pushes while rounds overlap",
           "[protocol][replication]") {
-  LoopbackOptions o = JitteryCluster(2, 2, 11);
-  o.node.policy = *MakePolicy("replicate-all");
-  o.node.sync_period_seconds = 20e-6;
+  LoopbackOptions o = Storm(2, 2, 11, "replicate-all");
   LoopbackCluster cluster(o);
-  Key key = 0;
-  while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0, replica at node 1
+  const Key key = KeyHomedAtNode0(cluster);  // main copy at node 0, replica at node 1
   constexpr int kPushes = 300;
   std::vector<float> seen;
   std::atomic<bool> writing{true};
@@ -320,13 +318,10 @@ TEST_CASE("a replica's view keeps its flushed pushes while rounds overlap",
 TEST_CASE("a new holder's first delta applies wherever its flush sequence starts",
           "[protocol][replication]") {
   for (uint32_t first : {0u, (kSyncVersionMask + 1) / 2 + 7, kSyncVersionMask - 2}) {
-    LoopbackOptions o = JitteryCluster(3, 1, 8);
-    o.node.policy = *MakePolicy("replicate-all");
-    o.node.sync_period_seconds = 20e-6;
+    LoopbackOptions o = Storm(3, 1, 8, "replicate-all");
     o.node.first_sync_version = first;
     LoopbackCluster cluster(o);
-    Key key = 0;
-    while (cluster.node(0).HomeOf(key) != 0) ++key;  // main copy at node 0
+    const Key key = KeyHomedAtNode0(cluster);  // main copy at node 0
     constexpr int kPushes = 10;
     std::vector<float> final(3);
     REQUIRE(cluster
