@@ -5,6 +5,15 @@
 
 namespace augur {
 
+namespace {
+// Adds to a counter that only its own worker writes (others may read it): a
+// relaxed load and store, no read-modify-write on the hot path.
+template <typename T>
+void AddOwn(std::atomic<T>& counter, T amount) {
+  counter.store(counter.load(std::memory_order_relaxed) + amount, std::memory_order_relaxed);
+}
+}  // namespace
+
 Worker::Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker, SamplingOptions sampling,
                uint64_t seed)
     : node_(node), id_(id), parker_(std::move(parker)), sampler_(std::move(sampling), seed) {}
@@ -51,11 +60,8 @@ Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* 
       break;
   }
   const size_t missing = scratch_.missing.size();
-  // Single writer: a relaxed load and store, no read-modify-write on the hot path.
-  local_accesses_.store(local_accesses_.load(std::memory_order_relaxed) + keys.size() - missing,
-                        std::memory_order_relaxed);
-  remote_accesses_.store(remote_accesses_.load(std::memory_order_relaxed) + missing,
-                         std::memory_order_relaxed);
+  AddOwn(local_accesses_, uint64_t{keys.size() - missing});
+  AddOwn(remote_accesses_, uint64_t{missing});
   if (missing == 0) return Ticket{};
   return node_.SlowPath(id_, type, keys, offsets_, scratch_.missing, in, out);
 }
@@ -91,8 +97,7 @@ void Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
     if (done()) break;
   }
   node_.SetWaiting(id_, false);
-  seconds->store(seconds->load(std::memory_order_relaxed) + (Now() - start),
-                 std::memory_order_relaxed);
+  AddOwn(*seconds, Now() - start);
 }
 
 void Worker::Wait(Ticket t) {

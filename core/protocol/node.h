@@ -32,6 +32,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -118,9 +119,9 @@ class Node {
   };
   struct Holder {
     NodeId node;
-    uint32_t version = 0;      // last sync sequence number applied from it ...
-    bool has_version = false;  // ... if any: its first delta always applies
-    uint64_t sent = 0;         // RowDigest of the row it last got from here (0: none)
+    // Last sync sequence number applied from it; none yet: its first delta applies.
+    std::optional<uint32_t> version = std::nullopt;
+    uint64_t sent = 0;  // RowDigest of the row it last got from here (0: none)
   };
   // Directory entry at the home: the owner, and the ownership epoch (the
   // number of hand-overs, 16-bit serial arithmetic) so a late owner update

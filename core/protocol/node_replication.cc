@@ -113,10 +113,9 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
     hs.push_back(Holder{.node = holder});
     h = &hs.back();
   }
-  if (delta && (!h->has_version || NewerVersion(version, h->version))) {
+  if (delta && (!h->version || NewerVersion(version, *h->version))) {
     store_.Push(key, item.values.data(), false);
     h->version = version;
-    h->has_version = true;
   }
   if (drop) {
     std::erase_if(hs, [&](const Holder& x) { return x.node == holder; });
@@ -171,8 +170,7 @@ Status Node::HandleSyncResponse(const Message& m) {
             std::memcpy(e.state, row + e.length, (row_len - e.length) * sizeof(float));
           for (const auto& f : later)
             ApplyUpdate(optimizer, e.value, e.state, f.second.data(), e.length);
-          if (!AllZero(e.delta, e.length))
-            ApplyUpdate(optimizer, e.value, e.state, e.delta, e.length);
+          ApplyUpdate(optimizer, e.value, e.state, e.delta, e.length);  // zeros: no-op
         });
       }
       row += row_len;

@@ -6,42 +6,41 @@
 
 namespace augur {
 
+namespace {
+struct SchemeInfo {
+  SampleScheme scheme;
+  const char* name;
+  const char* fidelity;  // for reports: how far its keys follow the distribution
+};
+constexpr SchemeInfo kSchemes[] = {
+    {SampleScheme::kNaive, "naive",
+     "exact distribution; a negative not held locally is a remote access"},
+    {SampleScheme::kPreloc, "preloc",
+     "exact distribution; drawn keys made local ahead through intent"},
+    {SampleScheme::kPool, "pool",
+     "marginal distribution preserved, samples correlated (each pooled key reused)"},
+    {SampleScheme::kLocal, "local",
+     "NOT the application's distribution: only keys held on the node are drawn "
+     "(no communication); judge it by the quality line"},
+};
+
+const SchemeInfo& Info(SampleScheme s) {
+  for (const SchemeInfo& i : kSchemes)
+    if (i.scheme == s) return i;
+  AUGUR_CHECK(false, "unknown sampling scheme %d", static_cast<int>(s));
+  return kSchemes[0];
+}
+}  // namespace
+
 Result<SampleScheme> ParseSampleScheme(const std::string& name) {
-  if (name == "naive") return SampleScheme::kNaive;
-  if (name == "preloc") return SampleScheme::kPreloc;
-  if (name == "pool") return SampleScheme::kPool;
-  if (name == "local") return SampleScheme::kLocal;
+  for (const SchemeInfo& i : kSchemes)
+    if (name == i.name) return i.scheme;
   return Status::Error("unknown sampling scheme '" + name + "' (expected naive|preloc|pool|local)");
 }
 
-const char* SampleSchemeName(SampleScheme s) {
-  switch (s) {
-    case SampleScheme::kNaive:
-      return "naive";
-    case SampleScheme::kPreloc:
-      return "preloc";
-    case SampleScheme::kPool:
-      return "pool";
-    case SampleScheme::kLocal:
-      return "local";
-  }
-  return "?";
-}
+const char* SampleSchemeName(SampleScheme s) { return Info(s).name; }
 
-const char* SampleSchemeFidelity(SampleScheme s) {
-  switch (s) {
-    case SampleScheme::kNaive:
-      return "exact distribution; a negative not held locally is a remote access";
-    case SampleScheme::kPreloc:
-      return "exact distribution; drawn keys made local ahead through intent";
-    case SampleScheme::kPool:
-      return "marginal distribution preserved, samples correlated (each pooled key reused)";
-    case SampleScheme::kLocal:
-      return "NOT the application's distribution: only keys held on the node are drawn "
-             "(no communication); judge it by the quality line";
-  }
-  return "?";
-}
+const char* SampleSchemeFidelity(SampleScheme s) { return Info(s).fidelity; }
 
 SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock end) {
   AUGUR_CHECK(options_.draw != nullptr, "sampling needs the application's distribution");
