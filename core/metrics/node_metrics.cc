@@ -16,6 +16,7 @@ MetricsSnapshot& MetricsSnapshot::operator+=(const MetricsSnapshot& o) {
   replicas_dropped += o.replicas_dropped;
   replica_syncs += o.replica_syncs;
   replica_polls += o.replica_polls;
+  replica_deferrals += o.replica_deferrals;
   replica_refreshes += o.replica_refreshes;
   forwards += o.forwards;
   localize_requests += o.localize_requests;

@@ -32,6 +32,9 @@ Node::Node(NodeOptions options, Runtime& runtime)
              options.store_stripes),
       policy_(options.policy ? options.policy : std::make_shared<ClassicPolicy>()),
       sync_period_seconds_(options.sync_period_seconds),
+      sync_significance_sq_(
+          static_cast<float>(options.sync_significance * options.sync_significance)),
+      sync_max_deferred_(options.sync_max_deferred),
       location_cache_capacity_(options.location_cache_capacity),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
@@ -43,6 +46,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
   AUGUR_CHECK(options.workers > 0, "a node needs at least one worker");
   AUGUR_CHECK(num_nodes_ > 0 && self_ < num_nodes_, "node %u of %u", self_, num_nodes_);
   AUGUR_CHECK(sync_period_seconds_ > 0, "sync period must be positive");
+  AUGUR_CHECK(options.sync_significance >= 0, "sync significance must not be negative");
   sync_seq_ = options.first_sync_version & kSyncVersionMask;
   for (WorkerId w = 0; w < options.workers; ++w)
     workers_.push_back(std::make_unique<Worker>(*this, w, runtime.NewParker(), options.sampling,
@@ -65,6 +69,7 @@ MetricsSnapshot Node::Metrics() {
   s.replicas_dropped = get(counters_.replicas_dropped);
   s.replica_syncs = get(counters_.replica_syncs);
   s.replica_polls = get(counters_.replica_polls);
+  s.replica_deferrals = get(counters_.replica_deferrals);
   s.replica_refreshes = get(counters_.replica_refreshes);
   s.forwards = get(counters_.forwards);
   s.localize_requests = get(counters_.localize_requests);
@@ -209,8 +214,10 @@ void Node::OnTimer(uint64_t timer_id) {
     // so a sync period shorter than the network needs cannot pile up deltas
     // in the send queues; rounds then run as fast as the round trip allows.
     if (!replicas_.empty() && ops_.count(timer_round_op_) == 0) {
-      timer_round_op_ = BeginOp(kNoWorker, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
-      SyncRound(timer_round_op_, &fx);
+      const size_t held = replicas_.size();
+      timer_round_op_ = BeginOp(kNoWorker, MessageType::kSyncRequest, held, nullptr, 0);
+      const size_t sent = SyncRound(timer_round_op_, /*timer=*/true, &fx);
+      CompleteKeys(timer_round_op_, held - sent, &fx);  // the deferred ones expect no answer
     }
   }
   Flush(fx);

@@ -58,9 +58,16 @@ struct NodeOptions {
   OptimizerConfig optimizer;             // how pushes apply (default: additive)
   std::shared_ptr<const Policy> policy;  // null: classic
   double sync_period_seconds = 1e-3;     // replica synchronisation period
-  bool act_immediately = false;          // act on intent at signal time
-  SamplingOptions sampling;              // PrepareSample/PullSample
-  uint64_t seed = 1;                     // run seed; per-worker streams derive from it
+  // Significance filter of timer rounds (Gaia's, NSDI'17): a replica whose
+  // local change since its last flush is at most `sync_significance` of its
+  // value's norm (and an idle one) skips the round, at most
+  // `sync_max_deferred` rounds in a row. 0: every replica syncs every round.
+  // WaitSync rounds and drops always flush.
+  double sync_significance = 0.0;
+  uint32_t sync_max_deferred = 8;
+  bool act_immediately = false;  // act on intent at signal time
+  SamplingOptions sampling;      // PrepareSample/PullSample
+  uint64_t seed = 1;             // run seed; per-worker streams derive from it
   uint32_t store_stripes = 64;
   size_t location_cache_capacity = 1 << 20;  // entries; cleared when full
   // Where this node's replica-flush sequence starts (30 bits; any value is
@@ -134,6 +141,7 @@ class Node {
     NodeId owner;
     bool is_static;
     uint64_t last_flush_op = 0;  // the round of its latest flush
+    uint32_t deferred = 0;       // timer rounds skipped in a row (significance filter)
     // Deltas flushed while an earlier flush of it was still unanswered (a
     // WaitSync round overlapping a timer round), by round. An answer to an
     // older round lacks them, and they have left the pending delta: the
@@ -216,7 +224,10 @@ class Node {
   void DrainQueue(Key key, Effects* fx);
 
   // --- node_replication.cc
-  size_t SyncRound(uint64_t op_id, Effects* fx);
+  // Flushes the replicas (all of them, or for a timer round those the
+  // significance filter does not defer); returns the number of keys sent.
+  size_t SyncRound(uint64_t op_id, bool timer, Effects* fx);
+  bool DeferFlush(HeldReplica& r, const ParamStore::Entry& e) const;
   void ApplySync(Key key, Item& item, Effects* fx);
   Status HandleSyncResponse(const Message& m);
   uint64_t StartWaitSync(WorkerId w, Effects* fx);
@@ -239,6 +250,8 @@ class Node {
   ParamStore store_;
   std::shared_ptr<const Policy> policy_;
   const double sync_period_seconds_;
+  const float sync_significance_sq_;
+  const uint32_t sync_max_deferred_;
   const size_t location_cache_capacity_;
   std::vector<std::unique_ptr<Worker>> workers_;
   NodeCounters counters_;

@@ -36,13 +36,32 @@ bool AllZero(const float* v, uint32_t n) {
 }
 }  // namespace
 
-size_t Node::SyncRound(uint64_t op_id, Effects* fx) {
+bool Node::DeferFlush(HeldReplica& r, const ParamStore::Entry& e) const {
+  if (sync_significance_sq_ <= 0 || r.deferred >= sync_max_deferred_) return false;
+  const float change = UpdateNormSq(store_.optimizer(), e.state, e.delta, e.length);
+  float value = 0;
+  for (uint32_t i = 0; i < e.length; ++i) value += e.value[i] * e.value[i];
+  return change <= sync_significance_sq_ * value;
+}
+
+size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   size_t n = 0;
   for (auto it = replicas_.begin(); it != replicas_.end();) {
     const Key k = it->first;
     HeldReplica& r = it->second;
     const uint32_t len = layout().Length(k);
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
+    if (timer && !drop) {
+      bool defer = false;
+      store_.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(r, e); });
+      if (defer) {
+        ++r.deferred;
+        counters_.replica_deferrals.fetch_add(1, std::memory_order_relaxed);
+        ++it;
+        continue;
+      }
+    }
+    r.deferred = 0;
     // One node-wide sequence (not per replica lifetime): a flush that races a
     // re-grant of the same key still carries a newer version than any before.
     sync_seq_ = (sync_seq_ + 1) & kSyncVersionMask;
@@ -89,7 +108,7 @@ uint64_t Node::StartWaitSync(WorkerId w, Effects* fx) {
   EngineLock g(*this, *fx);
   if (replicas_.empty()) return 0;
   const uint64_t op = BeginOp(w, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
-  SyncRound(op, fx);
+  SyncRound(op, /*timer=*/false, fx);
   return op;
 }
 

@@ -51,4 +51,19 @@ inline void ApplyUpdate(const OptimizerConfig& o, float* value, float* state, co
   }
 }
 
+// Squared norm of the change ApplyUpdate(o, value, state, u, len) makes to
+// the value (AdaGrad: one step of u from the given state).
+inline float UpdateNormSq(const OptimizerConfig& o, const float* state, const float* u,
+                          uint32_t len) {
+  float sum = 0;
+  for (uint32_t i = 0; i < len; ++i) {
+    float step = u[i];
+    if (o.kind == OptimizerKind::kSgd) step *= o.learning_rate;
+    if (o.kind == OptimizerKind::kAdaGrad)
+      step *= o.learning_rate / std::sqrt(state[i] + u[i] * u[i] + o.epsilon);
+    sum += step * step;
+  }
+  return sum;
+}
+
 }  // namespace augur

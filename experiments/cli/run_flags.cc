@@ -24,6 +24,13 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
         c->sync_period_seconds = *d;
       },
       "Replica synchronisation period (default 1ms)");
+  app.add_option("--sync-significance", c->sync_significance,
+                 "Replicas whose change since their last flush is at most this share of their "
+                 "norm skip a sync round (0: all sync every round)")
+      ->capture_default_str();
+  app.add_option("--sync-max-deferred", c->sync_max_deferred,
+                 "Most sync rounds in a row a replica may skip (--sync-significance)")
+      ->capture_default_str();
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");
   app.add_option("--epochs", c->epochs, "Training epochs")->capture_default_str();

@@ -32,6 +32,8 @@ Status RunConfig::Validate() {
   if (Result<std::shared_ptr<const Policy>> p = MakePolicy(policy); !p.ok())
     return p.status().WithContext("--policy");
   if (!(sync_period_seconds > 0)) return Status::Error("--sync-period must be > 0");
+  if (!(sync_significance >= 0 && sync_significance < 1))
+    return Status::Error("--sync-significance must be in [0, 1)");
   Result<AccessPattern> p = ParseAccessPattern(pattern);
   if (!p.ok()) return p.status().WithContext("--pattern");
   if (zipf.keys == 0) return Status::Error("--keys must be at least 1");
@@ -60,6 +62,8 @@ nlohmann::json RunConfig::ToJson() const {
       {"workload", workload},
       {"policy", policy},
       {"sync_period_seconds", sync_period_seconds},
+      {"sync_significance", sync_significance},
+      {"sync_max_deferred", sync_max_deferred},
       {"replicate", replicate},
       {"act_immediately", act_immediately},
       {"nodes", nodes},

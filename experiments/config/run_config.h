@@ -30,7 +30,9 @@ struct RunConfig {
   bool verify = false;
   // Parameter management (core/policy): --policy, --sync-period, --replicate, --act-immediately.
   double sync_period_seconds = 1e-3;
-  uint64_t replicate = 0;  // nups: hot keys replicated (0: the workload's hot set)
+  double sync_significance = 0.0;  // --sync-significance (core NodeOptions)
+  uint32_t sync_max_deferred = 8;  // --sync-max-deferred
+  uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
   bool act_immediately = false;
   // Loopback network model.
   NetworkModelOptions network;

@@ -10,6 +10,8 @@ Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, N
   if (!policy.ok()) return policy.status().WithContext("--policy");
   o->policy = *policy;
   o->sync_period_seconds = config.sync_period_seconds;
+  o->sync_significance = config.sync_significance;
+  o->sync_max_deferred = config.sync_max_deferred;
   o->act_immediately = config.act_immediately;
   return Status::Ok();
 }

@@ -17,10 +17,11 @@ using testing::CheckSums;
 using testing::JitteryCluster;
 
 LoopbackOptions Storm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy,
-                      std::vector<Key> hot = {}) {
+                      std::vector<Key> hot = {}, double significance = 0) {
   LoopbackOptions o = JitteryCluster(nodes, workers, seed);
   o.node.policy = *MakePolicy(policy, std::move(hot));
   o.node.sync_period_seconds = 20e-6;  // several sync rounds per run
+  o.node.sync_significance = significance;
   return o;
 }
 
@@ -35,7 +36,8 @@ Key KeyHomedAtNode0(LoopbackCluster& cluster) {
 // Every worker signals intent for its next batches over a tiny shared key set
 // (so keys are wanted by many nodes at once), pushes integer updates without
 // waiting and sometimes pulls; at the end every key must hold the exact sum.
-void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy) {
+void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy,
+              double significance = 0) {
   constexpr Clock kClocks = 16;
   constexpr uint64_t kKeys = 12;
   auto batch = [&](NodeId n, WorkerId w, Clock c, std::vector<Key>* keys, std::vector<float>* up) {
@@ -57,7 +59,7 @@ void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string
         for (int i = 0; i < 4; ++i) expected[keys[i]] += up[2 * i];
       }
   std::vector<Key> hot{Mix64(0), Mix64(1)};
-  LoopbackCluster cluster(Storm(nodes, workers, seed, policy, hot));
+  LoopbackCluster cluster(Storm(nodes, workers, seed, policy, hot, significance));
   uint64_t checked = 0;
   REQUIRE(cluster
               .Run([&](Worker& w) {
@@ -100,6 +102,15 @@ TEST_CASE("sum invariant under relocation storms, every policy, many message ord
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     INFO("policy " << policy << " nodes " << nodes << " seed " << seed);
     RunStorm(nodes, 2, seed, policy);
+  }
+}
+
+TEST_CASE("sum invariant under relocation storms with the significance filter",
+          "[protocol][invariant][storm]") {
+  const std::string policy = GENERATE(std::string("replicate-all"), std::string("adaptive"));
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    INFO("policy " << policy << " seed " << seed);
+    RunStorm(3, 2, seed, policy, /*significance=*/0.5);  // most rounds defer most replicas
   }
 }
 
@@ -344,6 +355,85 @@ TEST_CASE("a new holder's first delta applies wherever its flush sequence starts
     CHECK(cluster.node(1).Metrics().replica_syncs > 0);
     for (NodeId n = 0; n < 3; ++n) CHECK(final[n] == 2.0f * kPushes);
   }
+}
+
+// The significance filter (NodeOptions::sync_significance): node 1 pushes
+// through its replica of a key whose main copy (node 0) is large.
+TEST_CASE("the significance filter holds back small replica changes, never a large one",
+          "[protocol][replication]") {
+  LoopbackOptions o = Storm(2, 1, 12, "replicate-all", {}, /*significance=*/0.05);
+  o.node.sync_max_deferred = 100000;  // only the filter decides
+  LoopbackCluster cluster(o);
+  const Key key = KeyHomedAtNode0(cluster);
+  std::vector<float> seen_small, seen_large, final(2);
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1000.0f);
+                if (w.node_id() == 0) w.Wait(w.Set(keys, v));
+                w.Barrier();
+                w.WaitSync();
+                w.Barrier();
+                std::fill(v.begin(), v.end(), 1.0f);
+                for (int i = 0; i < 20; ++i) {  // 20 in all: 2% of the row, below 5%
+                  if (w.node_id() == 1) w.Wait(w.Push(keys, v));
+                  w.Compute(10e-6);  // 10 sync periods in all
+                }
+                w.Barrier();
+                if (w.node_id() == 0) seen_small.push_back((w.Wait(w.Pull(keys, v)), v[0]));
+                w.Barrier();
+                std::fill(v.begin(), v.end(), 500.0f);  // a large change
+                if (w.node_id() == 1) w.Wait(w.Push(keys, v));
+                w.Compute(200e-6);  // 10 sync periods: many times period plus round trip
+                w.Barrier();
+                if (w.node_id() == 0) seen_large.push_back((w.Wait(w.Pull(keys, v)), v[0]));
+                w.Barrier();
+                w.WaitSync();
+                w.Barrier();
+                w.Wait(w.Pull(keys, v));
+                final[w.node_id()] = v[0];
+              })
+              .ok());
+  REQUIRE(seen_small.size() == 1);
+  REQUIRE(seen_large.size() == 1);
+  CHECK(seen_small[0] == 1000.0f);  // held back at node 1
+  CHECK(seen_large[0] == 1520.0f);  // flushed with the large one, small ones included
+  for (float f : final) CHECK(f == 1520.0f);
+  CHECK(cluster.node(1).Metrics().replica_deferrals > 0);
+}
+
+TEST_CASE("the significance filter defers a replica at most sync_max_deferred rounds in a row",
+          "[protocol][replication]") {
+  constexpr uint32_t kMaxDeferred = 3;
+  LoopbackOptions o = Storm(2, 1, 13, "replicate-all", {}, /*significance=*/0.5);
+  o.node.sync_max_deferred = kMaxDeferred;
+  LoopbackCluster cluster(o);
+  const Key key = KeyHomedAtNode0(cluster);
+  MetricsSnapshot start, end;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2, 1000.0f);
+                if (w.node_id() == 0) w.Wait(w.Set(keys, v));
+                w.WaitSync();
+                w.Barrier();
+                if (w.node_id() == 1) start = cluster.node(1).Metrics();
+                std::fill(v.begin(), v.end(), 1.0f);
+                for (int i = 0; i < 100; ++i) {  // 100 in all: 10% of the row, below 50%
+                  if (w.node_id() == 1) w.Wait(w.Push(keys, v));
+                  w.Compute(10e-6);  // 50 sync periods in all
+                }
+                if (w.node_id() == 1) end = cluster.node(1).Metrics();
+                w.Barrier();
+              })
+              .ok());
+  const uint64_t deferred = end.replica_deferrals - start.replica_deferrals;
+  const uint64_t flushed =
+      (end.replica_syncs - start.replica_syncs) + (end.replica_polls - start.replica_polls);
+  INFO("deferred " << deferred << " flushed " << flushed);
+  CHECK(deferred >= 20);                            // the filter was at work ...
+  CHECK(flushed >= 5);                              // ... but not alone:
+  CHECK(deferred <= kMaxDeferred * (flushed + 1));  // at most 3 skips per flush
 }
 
 TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
