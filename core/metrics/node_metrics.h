@@ -25,6 +25,7 @@ struct MetricsSnapshot {
   uint64_t replica_syncs = 0;      // replica deltas flushed to their main copy
   uint64_t replica_polls = 0;      // replicas synced with a zero delta (key only)
   uint64_t replica_deferrals = 0;  // replicas a timer round skipped (significance filter)
+  uint64_t sync_rounds = 0;        // timer sync rounds started (flow control may skip periods)
   uint64_t replica_refreshes = 0;  // fresh rows sent to holders by sync rounds
   uint64_t forwards = 0;           // request keys forwarded (stale location)
   uint64_t localize_requests = 0;
@@ -50,6 +51,7 @@ struct NodeCounters {
   std::atomic<uint64_t> replica_syncs{0};
   std::atomic<uint64_t> replica_polls{0};
   std::atomic<uint64_t> replica_deferrals{0};
+  std::atomic<uint64_t> sync_rounds{0};
   std::atomic<uint64_t> replica_refreshes{0};
   std::atomic<uint64_t> forwards{0};
   std::atomic<uint64_t> localize_requests{0};

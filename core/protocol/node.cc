@@ -35,6 +35,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
       sync_significance_sq_(
           static_cast<float>(options.sync_significance * options.sync_significance)),
       sync_max_deferred_(options.sync_max_deferred),
+      sync_round_keys_(options.sync_round_keys),
       location_cache_capacity_(options.location_cache_capacity),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
@@ -70,6 +71,7 @@ MetricsSnapshot Node::Metrics() {
   s.replica_syncs = get(counters_.replica_syncs);
   s.replica_polls = get(counters_.replica_polls);
   s.replica_deferrals = get(counters_.replica_deferrals);
+  s.sync_rounds = get(counters_.sync_rounds);
   s.replica_refreshes = get(counters_.replica_refreshes);
   s.forwards = get(counters_.forwards);
   s.localize_requests = get(counters_.localize_requests);
@@ -215,6 +217,7 @@ void Node::OnTimer(uint64_t timer_id) {
     // in the send queues; rounds then run as fast as the round trip allows.
     if (!replicas_.empty() && ops_.count(timer_round_op_) == 0) {
       const size_t held = replicas_.size();
+      counters_.sync_rounds.fetch_add(1, std::memory_order_relaxed);
       timer_round_op_ = BeginOp(kNoWorker, MessageType::kSyncRequest, held, nullptr, 0);
       const size_t sent = SyncRound(timer_round_op_, /*timer=*/true, &fx);
       CompleteKeys(timer_round_op_, held - sent, &fx);  // the deferred ones expect no answer

@@ -65,6 +65,13 @@ struct NodeOptions {
   // WaitSync rounds and drops always flush.
   double sync_significance = 0.0;
   uint32_t sync_max_deferred = 8;
+  // Busiest-first timer rounds: while more replicas are held than
+  // `sync_round_keys`, a timer round flushes the ones with the largest change
+  // since their last flush (UpdateNormSq), that many, and defers the others
+  // (each at most `sync_max_deferred` rounds in a row; idle ones first). For
+  // links that sync traffic saturates: smaller rounds come round sooner, so
+  // the busiest replicas are fresher. 0: no budget.
+  uint32_t sync_round_keys = 0;
   bool act_immediately = false;  // act on intent at signal time
   SamplingOptions sampling;      // PrepareSample/PullSample
   uint64_t seed = 1;             // run seed; per-worker streams derive from it
@@ -141,7 +148,7 @@ class Node {
     NodeId owner;
     bool is_static;
     uint64_t last_flush_op = 0;  // the round of its latest flush
-    uint32_t deferred = 0;       // timer rounds skipped in a row (significance filter)
+    uint32_t deferred = 0;       // timer rounds skipped in a row (significance filter, budget)
     // Deltas flushed while an earlier flush of it was still unanswered (a
     // WaitSync round overlapping a timer round), by round. An answer to an
     // older round lacks them, and they have left the pending delta: the
@@ -227,7 +234,10 @@ class Node {
   // Flushes the replicas (all of them, or for a timer round those the
   // significance filter does not defer); returns the number of keys sent.
   size_t SyncRound(uint64_t op_id, bool timer, Effects* fx);
-  bool DeferFlush(HeldReplica& r, const ParamStore::Entry& e) const;
+  // Timer rounds: the change (UpdateNormSq) a replica must exceed to be
+  // flushed within the round budget (negative: every replica may be).
+  float RoundThreshold();
+  bool DeferFlush(const HeldReplica& r, const ParamStore::Entry& e, float threshold) const;
   void ApplySync(Key key, Item& item, Effects* fx);
   Status HandleSyncResponse(const Message& m);
   uint64_t StartWaitSync(WorkerId w, Effects* fx);
@@ -252,6 +262,8 @@ class Node {
   const double sync_period_seconds_;
   const float sync_significance_sq_;
   const uint32_t sync_max_deferred_;
+  const uint32_t sync_round_keys_;
+  std::vector<float> round_changes_;  // RoundThreshold's scratch
   const size_t location_cache_capacity_;
   std::vector<std::unique_ptr<Worker>> workers_;
   NodeCounters counters_;

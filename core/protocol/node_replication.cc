@@ -13,7 +13,9 @@
 // from the row that holder last got (RowDigest per holder); otherwise it just
 // acknowledges the key. So a round's bytes follow what changed, not how many
 // replicas exist.
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "core/base/check.h"
@@ -36,9 +38,24 @@ bool AllZero(const float* v, uint32_t n) {
 }
 }  // namespace
 
-bool Node::DeferFlush(HeldReplica& r, const ParamStore::Entry& e) const {
-  if (sync_significance_sq_ <= 0 || r.deferred >= sync_max_deferred_) return false;
+float Node::RoundThreshold() {
+  if (sync_round_keys_ == 0 || replicas_.size() <= sync_round_keys_) return -1;
+  round_changes_.clear();
+  for (const auto& [k, r] : replicas_)
+    store_.With(k, false, [&](ParamStore::Entry& e) {
+      round_changes_.push_back(UpdateNormSq(store_.optimizer(), e.state, e.delta, e.length));
+    });
+  const auto nth = round_changes_.begin() + sync_round_keys_;
+  std::nth_element(round_changes_.begin(), nth, round_changes_.end(), std::greater<float>());
+  return *nth;
+}
+
+bool Node::DeferFlush(const HeldReplica& r, const ParamStore::Entry& e, float threshold) const {
+  if (r.deferred >= sync_max_deferred_) return false;
+  if (threshold < 0 && sync_significance_sq_ <= 0) return false;
   const float change = UpdateNormSq(store_.optimizer(), e.state, e.delta, e.length);
+  if (change <= threshold) return true;  // not among the round's busiest
+  if (sync_significance_sq_ <= 0) return false;
   float value = 0;
   for (uint32_t i = 0; i < e.length; ++i) value += e.value[i] * e.value[i];
   return change <= sync_significance_sq_ * value;
@@ -46,6 +63,7 @@ bool Node::DeferFlush(HeldReplica& r, const ParamStore::Entry& e) const {
 
 size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   size_t n = 0;
+  const float threshold = timer ? RoundThreshold() : -1;
   for (auto it = replicas_.begin(); it != replicas_.end();) {
     const Key k = it->first;
     HeldReplica& r = it->second;
@@ -53,7 +71,7 @@ size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
     if (timer && !drop) {
       bool defer = false;
-      store_.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(r, e); });
+      store_.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(r, e, threshold); });
       if (defer) {
         ++r.deferred;
         counters_.replica_deferrals.fetch_add(1, std::memory_order_relaxed);

@@ -28,6 +28,11 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
                  "Replicas whose change since their last flush is at most this share of their "
                  "norm skip a sync round (0: all sync every round)")
       ->capture_default_str();
+  app.add_option("--sync-round-keys", c->sync_round_keys,
+                 "Replicas a timer sync round flushes, those changed most first; the rest wait "
+                 "(at most --sync-max-deferred rounds). For links that sync traffic saturates "
+                 "(0: all)")
+      ->capture_default_str();
   app.add_option("--sync-max-deferred", c->sync_max_deferred,
                  "Most sync rounds in a row a replica may skip (--sync-significance)")
       ->capture_default_str();

@@ -64,6 +64,7 @@ nlohmann::json RunConfig::ToJson() const {
       {"sync_period_seconds", sync_period_seconds},
       {"sync_significance", sync_significance},
       {"sync_max_deferred", sync_max_deferred},
+      {"sync_round_keys", sync_round_keys},
       {"replicate", replicate},
       {"act_immediately", act_immediately},
       {"nodes", nodes},

@@ -45,6 +45,7 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["replica_syncs"] = totals.replica_syncs;
   j["replica_polls"] = totals.replica_polls;
   j["replica_deferrals"] = totals.replica_deferrals;
+  j["sync_rounds"] = totals.sync_rounds;
   j["replica_refreshes"] = totals.replica_refreshes;
   j["forwards"] = totals.forwards;
   j["localize_requests"] = totals.localize_requests;

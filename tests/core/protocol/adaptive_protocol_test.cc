@@ -436,6 +436,59 @@ TEST_CASE("the significance filter defers a replica at most sync_max_deferred ro
   CHECK(deferred <= kMaxDeferred * (flushed + 1));  // at most 3 skips per flush
 }
 
+// The round budget (NodeOptions::sync_round_keys): node 1 holds 17 replicas
+// of keys whose main copies are at node 0 and changes one of them much more
+// than the others; timer rounds flush only 4 replicas each.
+TEST_CASE("a round budget flushes the most-changed replicas first and loses no push",
+          "[protocol][replication]") {
+  LoopbackOptions o = Storm(2, 1, 14, "replicate-all");
+  o.node.sync_round_keys = 4;
+  o.node.sync_max_deferred = 100000;  // only the budget decides
+  LoopbackCluster cluster(o);
+  std::vector<Key> keys;  // keys[0] the busy one, then 16 others
+  for (Key k = 0; keys.size() < 17; ++k)
+    if (cluster.node(0).HomeOf(k) == 0) keys.push_back(k);
+  constexpr int kRounds = 50;
+  float busy_seen = 0;
+  std::vector<float> final(keys.size() * 2);
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<float> v(2);
+                for (int i = 0; i < kRounds; ++i) {
+                  if (w.node_id() == 1) {
+                    const std::vector<Key> busy{keys[0]}, other{keys[1 + i % 16]};
+                    std::fill(v.begin(), v.end(), 100.0f);
+                    w.Wait(w.Push(busy, v));
+                    std::fill(v.begin(), v.end(), 1.0f);
+                    w.Wait(w.Push(other, v));
+                  }
+                  w.Compute(10e-6);  // 25 sync periods in all
+                }
+                w.Compute(100e-6);  // 5 periods: the busy key's last flush arrives
+                w.Barrier();
+                if (w.node_id() == 0) {
+                  const std::vector<Key> busy{keys[0]};
+                  w.Wait(w.Pull(busy, v));
+                  busy_seen = v[0];
+                }
+                w.Barrier();
+                w.WaitSync();
+                w.Barrier();
+                w.WaitSync();
+                if (w.node_id() == 0) w.Wait(w.Pull(keys, final));
+                w.Barrier();
+              })
+              .ok());
+  CHECK(busy_seen == 100.0f * kRounds);  // never held back
+  CHECK(cluster.node(1).Metrics().replica_deferrals > 0);
+  CHECK(final[0] == 100.0f * kRounds);
+  for (size_t k = 1; k < keys.size(); ++k) {
+    INFO("key " << k);
+    const int pushes = kRounds / 16 + (static_cast<int>(k) - 1 < kRounds % 16 ? 1 : 0);
+    CHECK(final[2 * k] == static_cast<float>(pushes));
+  }
+}
+
 TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[protocol]") {
   LoopbackOptions o = JitteryCluster(3, 1, 2);
   o.node.policy = *MakePolicy("replicate-all");
