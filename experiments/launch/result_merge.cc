@@ -1,5 +1,6 @@
 #include "experiments/launch/result_merge.h"
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -16,9 +17,18 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   m["backend"] = "tcp";
   m["nodes"] = ranks.size();
   if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
-  const char* kSummed[] = {"bytes_sent",     "messages_sent",   "samples",
-                           "local_accesses", "remote_accesses", "intents"};
+  // Every counter is the rank's own node's: the cluster's is their sum.
+  const char* kSummed[] = {"bytes_sent",        "messages_sent",     "samples",
+                           "local_accesses",    "remote_accesses",   "intents",
+                           "relocations",       "replicas_created",  "replicas_dropped",
+                           "replica_syncs",     "replica_polls",     "replica_deferrals",
+                           "sync_rounds",       "replica_refreshes", "forwards",
+                           "localize_requests", "late_accesses",     "unannounced_accesses"};
+  const char* kSummedSeconds[] = {"wait_seconds", "barrier_seconds"};  // summed over workers
   for (const char* k : kSummed) m[k] = uint64_t{0};
+  for (const char* k : kSummedSeconds) m[k] = 0.0;
+  // Intent lead: the ranks' means averaged, the largest p99 (no counts per rank).
+  double lead_mean = 0, lead_p99 = 0;
   nlohmann::json bytes_per_node = nlohmann::json::array();
   nlohmann::json per_node = nlohmann::json::array();
   std::optional<bool> verified;
@@ -31,6 +41,9 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
                            "'s");
     }
     for (const char* k : kSummed) m[k] = m[k].get<uint64_t>() + j.value(k, uint64_t{0});
+    for (const char* k : kSummedSeconds) m[k] = m[k].get<double>() + j.value(k, 0.0);
+    lead_mean += j.value("intent_lead_clocks_mean", 0.0) / static_cast<double>(ranks.size());
+    lead_p99 = std::max(lead_p99, j.value("intent_lead_clocks_p99", 0.0));
     for (const auto& b : j.value("bytes_sent_per_node", nlohmann::json::array()))
       bytes_per_node.push_back(b);
     nlohmann::json n = {{"rank", r},
@@ -51,6 +64,14 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   const double local = m["local_accesses"].get<uint64_t>();
   const double remote = m["remote_accesses"].get<uint64_t>();
   m["local_access_ratio"] = local + remote == 0 ? 1.0 : local / (local + remote);
+  const double accesses = local + remote;
+  m["late_access_ratio"] =
+      accesses == 0 ? 0.0 : static_cast<double>(m["late_accesses"].get<uint64_t>()) / accesses;
+  m["unannounced_access_ratio"] =
+      accesses == 0 ? 0.0
+                    : static_cast<double>(m["unannounced_accesses"].get<uint64_t>()) / accesses;
+  m["intent_lead_clocks_mean"] = lead_mean;
+  m["intent_lead_clocks_p99"] = lead_p99;
   const double total = m.value("total_seconds", 0.0);
   m["samples_per_second"] = total > 0 ? m["samples"].get<uint64_t>() / total : 0.0;
   m["wall_seconds"] = wall;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # augur launch --local: 4 processes x 2 threads keep the sum invariant; the
-# same with --emulate-latency; --hostfile through a stand-in for ssh.
+# same with --emulate-latency and with deferred replica flushes; --hostfile
+# through a stand-in for ssh.
 source "$(dirname "$0")/lib.sh"
 
 timeout 120 "$AUGUR" launch --local 4 -- $SMALL --workers 2 --out "$WORK/local" >"$WORK/local.log" 2>&1 ||
@@ -18,6 +19,16 @@ timeout 120 "$AUGUR" launch --local 3 -- $SMALL --workers 2 --emulate-latency 10
   --out "$WORK/latency" >"$WORK/latency.log" 2>&1 || { cat "$WORK/latency.log"; fail "latency run failed"; }
 expect_json "$WORK/latency/result.json" verified true
 pass "launch with --emulate-latency 100us verified"
+
+# Deferred replica flushes over real TCP (the round budget and the
+# significance filter): still every push exactly once.
+timeout 120 "$AUGUR" launch --local 3 -- $SMALL --workers 2 --policy replicate-all \
+  --sync-round-keys 8 --sync-significance 0.2 --out "$WORK/deferred" >"$WORK/deferred.log" 2>&1 ||
+  { cat "$WORK/deferred.log"; fail "run with deferred flushes failed"; }
+expect_json "$WORK/deferred/result.json" verified true
+deferrals=$(json_get "$WORK/deferred/result.json" replica_deferrals)
+[ "${deferrals:-0}" -gt 0 ] || fail "no replica flush was deferred ($deferrals)"
+pass "launch with --sync-round-keys 8 --sync-significance 0.2 verified ($deferrals deferrals)"
 
 # --hostfile: a fake ssh that runs the remote command locally proves the
 # hostfile path (ranks per slot, remote command line, quoting).

@@ -21,6 +21,10 @@ nlohmann::json Rank(int r, uint64_t bytes, uint64_t local, uint64_t remote, bool
           {"local_accesses", local},
           {"remote_accesses", remote},
           {"intents", 0},
+          {"relocations", 3 + r},
+          {"replica_syncs", 10 * r},
+          {"late_accesses", 4},
+          {"wait_seconds", 0.5},
           {"bytes_sent_per_node", {bytes}},
           {"epoch_seconds", r == 0 ? nlohmann::json{1.5} : nlohmann::json::array()},
           {"total_seconds", r == 0 ? 1.5 : 0.0},
@@ -38,6 +42,10 @@ TEST_CASE("rank results merge into one cluster result", "[tcp][launch]") {
   CHECK((*m)["bytes_sent"] == 150);
   CHECK((*m)["samples"] == 200);
   CHECK((*m)["local_access_ratio"].get<double>() == Approx(40.0 / 100.0));
+  CHECK((*m)["relocations"] == 7);  // every rank's own counters, summed
+  CHECK((*m)["replica_syncs"] == 10);
+  CHECK((*m)["late_access_ratio"].get<double>() == Approx(8.0 / 100.0));
+  CHECK((*m)["wait_seconds"].get<double>() == Approx(1.0));
   CHECK((*m)["epoch_seconds"].size() == 1);
   CHECK((*m)["wall_seconds"] == 3.0);
   CHECK((*m)["verified"] == true);
