@@ -12,7 +12,9 @@
 // key alone, kNoDeltaBit), and the owner sends a row back only when it differs
 // from the row that holder last got (RowDigest per holder); otherwise it just
 // acknowledges the key. So a round's bytes follow what changed, not how many
-// replicas exist.
+// replicas exist. Two opt-in rules let timer rounds skip replicas (at most
+// sync_max_deferred rounds in a row; drops and WaitSync always flush): the
+// significance filter and the round budget (NodeOptions; core/README.md).
 #include <algorithm>
 #include <cstring>
 #include <functional>
