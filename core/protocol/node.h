@@ -237,7 +237,9 @@ class Node {
   // Timer rounds: the change (UpdateNormSq) a replica must exceed to be
   // flushed within the round budget (negative: every replica may be).
   float RoundThreshold();
-  bool DeferFlush(const HeldReplica& r, const ParamStore::Entry& e, float threshold) const;
+  // Whether a timer round skips this replica: its change is within the
+  // round's threshold, or insignificant (sync_significance).
+  bool DeferFlush(const ParamStore::Entry& e, float threshold) const;
   void ApplySync(Key key, Item& item, Effects* fx);
   Status HandleSyncResponse(const Message& m);
   uint64_t StartWaitSync(WorkerId w, Effects* fx);

@@ -52,9 +52,7 @@ float Node::RoundThreshold() {
   return *nth;
 }
 
-bool Node::DeferFlush(const HeldReplica& r, const ParamStore::Entry& e, float threshold) const {
-  if (r.deferred >= sync_max_deferred_) return false;
-  if (threshold < 0 && sync_significance_sq_ <= 0) return false;
+bool Node::DeferFlush(const ParamStore::Entry& e, float threshold) const {
   const float change = UpdateNormSq(store_.optimizer(), e.state, e.delta, e.length);
   if (change <= threshold) return true;  // not among the round's busiest
   if (sync_significance_sq_ <= 0) return false;
@@ -66,14 +64,16 @@ bool Node::DeferFlush(const HeldReplica& r, const ParamStore::Entry& e, float th
 size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   size_t n = 0;
   const float threshold = timer ? RoundThreshold() : -1;
+  // Without a budget or a filter nothing is deferred: no extra lock per replica.
+  const bool may_defer = timer && (threshold >= 0 || sync_significance_sq_ > 0);
   for (auto it = replicas_.begin(); it != replicas_.end();) {
     const Key k = it->first;
     HeldReplica& r = it->second;
     const uint32_t len = layout().Length(k);
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
-    if (timer && !drop) {
+    if (may_defer && !drop && r.deferred < sync_max_deferred_) {
       bool defer = false;
-      store_.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(r, e, threshold); });
+      store_.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(e, threshold); });
       if (defer) {
         ++r.deferred;
         counters_.replica_deferrals.fetch_add(1, std::memory_order_relaxed);

@@ -33,8 +33,9 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
                  "(at most --sync-max-deferred rounds). For links that sync traffic saturates "
                  "(0: all)")
       ->capture_default_str();
-  app.add_option("--sync-max-deferred", c->sync_max_deferred,
-                 "Most sync rounds in a row a replica may skip (--sync-significance)")
+  app.add_option(
+         "--sync-max-deferred", c->sync_max_deferred,
+         "Most sync rounds in a row a replica may skip (--sync-round-keys, --sync-significance)")
       ->capture_default_str();
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include "experiments/report/run_result.h"
+
 namespace augur {
 
 namespace {
@@ -18,12 +20,7 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   m["nodes"] = ranks.size();
   if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
   // Every counter is the rank's own node's: the cluster's is their sum.
-  const char* kSummed[] = {"bytes_sent",        "messages_sent",     "samples",
-                           "local_accesses",    "remote_accesses",   "intents",
-                           "relocations",       "replicas_created",  "replicas_dropped",
-                           "replica_syncs",     "replica_polls",     "replica_deferrals",
-                           "sync_rounds",       "replica_refreshes", "forwards",
-                           "localize_requests", "late_accesses",     "unannounced_accesses"};
+  const std::span<const char* const> kSummed = SummedCounterFields();
   const char* kSummedSeconds[] = {"wait_seconds", "barrier_seconds"};  // summed over workers
   for (const char* k : kSummed) m[k] = uint64_t{0};
   for (const char* k : kSummedSeconds) m[k] = 0.0;
@@ -63,8 +60,8 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   }
   const double local = m["local_accesses"].get<uint64_t>();
   const double remote = m["remote_accesses"].get<uint64_t>();
-  m["local_access_ratio"] = local + remote == 0 ? 1.0 : local / (local + remote);
   const double accesses = local + remote;
+  m["local_access_ratio"] = accesses == 0 ? 1.0 : local / accesses;
   m["late_access_ratio"] =
       accesses == 0 ? 0.0 : static_cast<double>(m["late_accesses"].get<uint64_t>()) / accesses;
   m["unannounced_access_ratio"] =

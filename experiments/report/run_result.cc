@@ -20,6 +20,17 @@ std::string MachineDescription() {
   return std::string(host) + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
 }
 
+std::span<const char* const> SummedCounterFields() {
+  static constexpr const char* kFields[] = {
+      "bytes_sent",        "messages_sent",     "samples",
+      "local_accesses",    "remote_accesses",   "intents",
+      "relocations",       "replicas_created",  "replicas_dropped",
+      "replica_syncs",     "replica_polls",     "replica_deferrals",
+      "sync_rounds",       "replica_refreshes", "forwards",
+      "localize_requests", "late_accesses",     "unannounced_accesses"};
+  return kFields;
+}
+
 nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   nlohmann::json j;
   j["backend"] = backend;

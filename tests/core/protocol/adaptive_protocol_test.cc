@@ -357,6 +357,15 @@ TEST_CASE("a new holder's first delta applies wherever its flush sequence starts
   }
 }
 
+// Node 0 sets `keys` (main copies at node 0) to a large row, 1000 per float,
+// and every node's replica holds it before the test goes on.
+void StartFromLargeRows(Worker& w, const std::vector<Key>& keys) {
+  if (w.node_id() == 0) w.Wait(w.Set(keys, std::vector<float>(2 * keys.size(), 1000.0f)));
+  w.Barrier();
+  w.WaitSync();
+  w.Barrier();
+}
+
 // The significance filter (NodeOptions::sync_significance): node 1 pushes
 // through its replica of a key whose main copy (node 0) is large.
 TEST_CASE("the significance filter holds back small replica changes, never a large one",
@@ -369,12 +378,8 @@ TEST_CASE("the significance filter holds back small replica changes, never a lar
   REQUIRE(cluster
               .Run([&](Worker& w) {
                 const std::vector<Key> keys{key};
-                std::vector<float> v(2, 1000.0f);
-                if (w.node_id() == 0) w.Wait(w.Set(keys, v));
-                w.Barrier();
-                w.WaitSync();
-                w.Barrier();
-                std::fill(v.begin(), v.end(), 1.0f);
+                StartFromLargeRows(w, keys);
+                std::vector<float> v(2, 1.0f);
                 for (int i = 0; i < 20; ++i) {  // 20 in all: 2% of the row, below 5%
                   if (w.node_id() == 1) w.Wait(w.Push(keys, v));
                   w.Compute(10e-6);  // 10 sync periods in all
@@ -413,12 +418,9 @@ TEST_CASE("the significance filter defers a replica at most sync_max_deferred ro
   REQUIRE(cluster
               .Run([&](Worker& w) {
                 const std::vector<Key> keys{key};
-                std::vector<float> v(2, 1000.0f);
-                if (w.node_id() == 0) w.Wait(w.Set(keys, v));
-                w.WaitSync();
-                w.Barrier();
+                StartFromLargeRows(w, keys);
                 if (w.node_id() == 1) start = cluster.node(1).Metrics();
-                std::fill(v.begin(), v.end(), 1.0f);
+                std::vector<float> v(2, 1.0f);
                 for (int i = 0; i < 100; ++i) {  // 100 in all: 10% of the row, below 50%
                   if (w.node_id() == 1) w.Wait(w.Push(keys, v));
                   w.Compute(10e-6);  // 50 sync periods in all
