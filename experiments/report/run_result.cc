@@ -20,17 +20,6 @@ std::string MachineDescription() {
   return std::string(host) + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores";
 }
 
-std::span<const char* const> SummedCounterFields() {
-  static constexpr const char* kFields[] = {
-      "bytes_sent",        "messages_sent",     "samples",
-      "local_accesses",    "remote_accesses",   "intents",
-      "relocations",       "replicas_created",  "replicas_dropped",
-      "replica_syncs",     "replica_polls",     "replica_deferrals",
-      "sync_rounds",       "replica_refreshes", "forwards",
-      "localize_requests", "late_accesses",     "unannounced_accesses"};
-  return kFields;
-}
-
 nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   nlohmann::json j;
   j["backend"] = backend;
@@ -44,6 +33,7 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["wall_seconds"] = wall_seconds;
   j["samples"] = samples;
   j["samples_per_second"] = total_seconds > 0 ? samples / total_seconds : 0.0;
+  // experiments/launch/result_merge.cc sums these counters over ranks: keep it in step.
   j["bytes_sent"] = totals.bytes_sent;
   j["messages_sent"] = totals.messages_sent;
   j["local_accesses"] = totals.local_accesses;

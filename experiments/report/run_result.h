@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -29,11 +28,6 @@ struct RunResult {
 
   nlohmann::json ToJson(const nlohmann::json& config) const;
 };
-
-// The counters of a result.json that count one node's events in a rank's
-// result (TCP) and are summed over the nodes in a cluster's
-// (experiments/launch/result_merge). ToJson writes each of them.
-std::span<const char* const> SummedCounterFields();
 
 std::string GitCommit();
 std::string MachineDescription();
