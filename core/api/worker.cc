@@ -27,7 +27,71 @@ void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
   sampler_.Pull(*this, h, keys_out, values_out);
 }
 
-bool Worker::IsHeldLocally(Key key) const { return node_.store().Contains(key); }
+bool Worker::IsHeldLocally(Key key) const { return node_.solo() || node_.store().Contains(key); }
+
+bool Worker::CreatesOnTouch() const { return node_.solo(); }
+
+void Worker::CountLocal(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
+
+bool Worker::DirectAccess() const { return node_.solo(); }
+
+uint64_t Worker::DirectMoves() const { return node_.store().moves(); }
+
+bool Worker::UsesIntent() const { return !node_.solo(); }
+
+void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries) {
+  AUGUR_CHECK(DirectAccess(), "direct access needs a one-node cluster");
+  ParamStore& store = node_.store();
+  // Views stay valid until an entry is removed or replaced (a restore):
+  // then every cached one is dropped.
+  if (const uint64_t moves = store.moves(); moves != direct_moves_) {
+    direct_cache_ = FlatKeyMap<float*>();
+    direct_moves_ = moves;
+  }
+  entries->resize(keys.size());
+  direct_misses_.clear();
+  const uint32_t state_rows = store.optimizer().StateRows();
+  for (uint32_t i = 0; i < keys.size(); ++i) {
+    if (float* const* value = direct_cache_.Find(keys[i])) {
+      // One node holds main copies only: value, then its optimizer state.
+      const uint32_t length = store.layout().Length(keys[i]);
+      (*entries)[i] = ParamStore::Entry{*value,          state_rows > 0 ? *value + length : nullptr,
+                                        nullptr,         length,
+                                        CopyKind::kMain, nullptr};
+    } else {
+      direct_misses_.push_back(i);
+    }
+  }
+  if (!direct_misses_.empty()) {
+    direct_miss_keys_.clear();
+    for (uint32_t i : direct_misses_) direct_miss_keys_.push_back(keys[i]);
+    direct_miss_entries_.resize(direct_miss_keys_.size());
+    store.ResolveBatch(direct_miss_keys_, direct_miss_entries_.data(), &scratch_,
+                       /*create=*/true);
+    for (size_t j = 0; j < direct_misses_.size(); ++j) {
+      (*entries)[direct_misses_[j]] = direct_miss_entries_[j];
+      direct_cache_.Insert(direct_miss_keys_[j], direct_miss_entries_[j].value);
+    }
+  }
+  AddOwn(local_accesses_, uint64_t{keys.size()});
+}
+
+void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
+                         std::span<const float> updates) {
+  const OptimizerConfig& o = node_.store().optimizer();
+  size_t at = 0;
+  for (const ParamStore::Entry& e : entries) {
+    AUGUR_CHECK(at + e.length <= updates.size(), "direct update has %zu floats, rows need more",
+                updates.size());
+    ApplyUpdate(o, e.value, e.state, &updates[at], e.length);
+    if (e.delta != nullptr)
+      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += updates[at + d];
+    at += e.length;
+  }
+  AddOwn(local_accesses_, uint64_t{entries.size()});
+}
+
+ParamStore& Worker::node_store() { return node_.store(); }
 
 NodeId Worker::node_id() const { return node_.self(); }
 uint32_t Worker::num_nodes() const { return node_.num_nodes(); }
@@ -48,15 +112,16 @@ Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* 
     offset += layout.Length(keys[i]);
   }
   ParamStore& store = node_.store();
+  const bool create = node_.solo();  // homed here, never leaves: first touch on the hot path
   switch (type) {
     case MessageType::kPullRequest:
-      store.PullBatch(keys, offsets_, out.data(), &scratch_);
+      store.PullBatch(keys, offsets_, out.data(), &scratch_, create);
       break;
     case MessageType::kPushRequest:
-      store.PushBatch(keys, offsets_, in, &scratch_);
+      store.PushBatch(keys, offsets_, in, &scratch_, create);
       break;
     default:
-      store.SetBatch(keys, offsets_, in, &scratch_);
+      store.SetBatch(keys, offsets_, in, &scratch_, create);
       break;
   }
   const size_t missing = scratch_.missing.size();

@@ -24,6 +24,7 @@
 #include "core/metrics/node_metrics.h"
 #include "core/runtime/runtime.h"
 #include "core/sampling/sampling.h"
+#include "core/store/flat_key_map.h"
 #include "core/store/param_store.h"
 
 namespace augur {
@@ -53,15 +54,54 @@ class Worker {
 
   // "This worker will access `keys` while its clock is in [start, end)."
   void Intent(std::span<const Key> keys, Clock start, Clock end);
+  // False on a one-node cluster, where an intent has nothing to act on (it
+  // is only counted): callers may skip computing the keys.
+  bool UsesIntent() const;
   void AdvanceClock();
   Clock clock() const { return clock_; }
 
   // Sampling access (core/sampling/sampling.h): K keys from the application's
-  // distribution, pulled with the node's sampling scheme.
+  // distribution, pulled with the node's sampling scheme (values_out null:
+  // only the keys, for a caller with direct access).
   SampleHandle PrepareSample(uint32_t k, Clock start, Clock end);
   void PullSample(SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
-  // True when this node holds the key's main copy or a replica right now.
+  // True when this node holds the key's main copy or a replica right now
+  // (always on a one-node cluster, where a key is created on first touch).
   bool IsHeldLocally(Key key) const;
+
+  // Direct access, on a one-node cluster only (DirectAccess()): rows are
+  // used where they are, with the single-node baseline's contract (Hogwild).
+  // ResolveDirect fills entries[i] with keys[i]'s row in the store (created
+  // on first touch); the pointers stay valid for the run, since on one node
+  // no key ever moves. Writes through them take no lock: concurrent updates
+  // of one row by two workers of the node may interleave, as in Hogwild.
+  // ApplyDirect applies updates[i] (an optimizer step, as a push) to
+  // entries[i] in place. Both count as local accesses. Pull/Push/Set keep
+  // their exact contract on every node; nothing else changes.
+  bool DirectAccess() const;
+  // Changes whenever the store removes or replaces an entry: views resolved
+  // before are stale then (on one node only a restore does it).
+  uint64_t DirectMoves() const;
+  // Counts accesses through views resolved earlier as local.
+  void CountDirect(uint64_t accesses) { CountLocal(accesses); }
+  void ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries);
+  void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> updates);
+
+  // Zero-copy hot path for rows held here: runs f(std::span<ParamStore::Entry>)
+  // on the main copies of `keys` in place, under their stripe locks
+  // (ParamStore::WithMainCopies), and counts them as local accesses. What f
+  // writes to the values (and optimizer state) is an update of the main
+  // copy, applied exactly once, like a Push that was waited for. Returns
+  // false without calling f when a key is not a main copy on this node right
+  // now (remote, in transfer, or only a replica): use Pull/Push for it then.
+  // REQUIRES: as ParamStore::WithMainCopies (few distinct keys; f does not
+  // call into the Worker or the runtime).
+  template <typename F>
+  bool UpdateInPlace(std::span<const Key> keys, F&& f) {
+    if (!node_store().WithMainCopies(keys, CreatesOnTouch(), std::forward<F>(f))) return false;
+    CountLocal(keys.size());
+    return true;
+  }
 
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
@@ -110,6 +150,9 @@ class Worker {
 
  private:
   friend class Node;
+  ParamStore& node_store();
+  bool CreatesOnTouch() const;  // a one-node cluster: absent keys are created on the hot path
+  void CountLocal(uint64_t accesses);
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the
@@ -128,6 +171,13 @@ class Worker {
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
   WorkerSampler sampler_;
   ParamStore::BatchScratch scratch_;
+  // Direct access: views resolved so far (valid while the store's moves()
+  // stays direct_moves_), and ResolveDirect's scratch.
+  FlatKeyMap<float*> direct_cache_;  // key -> its row (value, then state)
+  uint64_t direct_moves_ = 0;
+  std::vector<uint32_t> direct_misses_;
+  std::vector<Key> direct_miss_keys_;
+  std::vector<ParamStore::Entry> direct_miss_entries_;
 };
 
 }  // namespace augur

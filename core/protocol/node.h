@@ -93,6 +93,10 @@ class Node {
   uint32_t num_workers() const { return static_cast<uint32_t>(workers_.size()); }
   NodeId self() const { return self_; }
   uint32_t num_nodes() const { return num_nodes_; }
+  // A one-node cluster: every key is homed here and never leaves, so the
+  // workers create keys on first touch on the hot path, and intent, clocks
+  // and the sync timer are only counted (nothing to relocate or replicate).
+  bool solo() const { return num_nodes_ == 1; }
   ParamStore& store() { return store_; }
   Runtime& runtime() { return runtime_; }
   const ValueLayout& layout() const { return store_.layout(); }

@@ -5,6 +5,7 @@
 // start entered the window activate. A key the node newly wants and does not
 // hold is requested from its owner, if the Policy localizes on intent.
 // Replicas whose intent ended are dropped at the next sync round.
+// A one-node cluster only counts the signals: it has nothing to act on.
 #include "core/protocol/node.h"
 
 namespace augur {
@@ -12,6 +13,7 @@ namespace augur {
 void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
   counters_.intents.fetch_add(1, std::memory_order_relaxed);
   counters_.intent_keys.fetch_add(keys.size(), std::memory_order_relaxed);
+  if (solo()) return;
   Effects fx;
   {
     EngineLock g(*this, fx);
@@ -24,6 +26,7 @@ void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Cloc
 }
 
 void Node::RecordClock(WorkerId w, Clock clock) {
+  if (solo()) return;
   Effects fx;
   {
     EngineLock g(*this, fx);

@@ -99,6 +99,7 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
       for (Key& key : *keys_out) key = DrawLocal(w);
       break;
   }
+  if (values_out == nullptr) return;  // the caller accesses the keys itself
   values_out->resize(w.TotalLength(*keys_out));
   w.Wait(w.Pull(*keys_out, *values_out));
 }

@@ -56,7 +56,8 @@ class WorkerSampler {
 
   // REQUIRES: options.draw is set.
   SampleHandle Prepare(Worker& w, uint32_t k, Clock start, Clock end);
-  // Fills keys_out (K keys) and values_out (their values) and waits for them.
+  // Fills keys_out (K keys) and values_out (their values) and waits for them;
+  // values_out null: the keys only (the caller accesses them itself).
   void Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
 
  private:

@@ -21,34 +21,27 @@ ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, uint64_t hash, CopyKi
   slot.length = layout_.Length(key);
   slot.kind = kind;
   const uint32_t floats = SlotFloats(slot);
-  auto it = s.free_by_size.find(floats);
-  if (it != s.free_by_size.end() && !it->second.empty()) {
-    slot.offset = it->second.back();
-    it->second.pop_back();
-  } else {
-    slot.offset = s.arena.size();
-    s.arena.resize(s.arena.size() + floats);
-  }
-  float* base = s.arena.data() + slot.offset;
-  std::fill_n(base, floats, 0.0f);
+  slot.offset = s.arena.Allocate(floats);
+  float* base = s.arena.At(slot.offset);
   std::fill_n(base + slot.length, slot.length * optimizer_.StateRows(),
               optimizer_.initial_accumulator);
   return s.index.InsertHashed(key, hash, slot).first;
 }
 
 void ParamStore::Free(Stripe& s, const Slot& slot) {
-  s.free_by_size[SlotFloats(slot)].push_back(slot.offset);
+  moves_.fetch_add(1, std::memory_order_release);
+  s.arena.Free(slot.offset, SlotFloats(slot));
 }
 
 ParamStore::Slot* ParamStore::FindOrCreate(Stripe& s, Key key, uint64_t hash) {
   if (Slot* slot = s.index.FindHashed(key, hash)) return slot;
   Slot* slot = Allocate(s, key, hash, CopyKind::kMain);
-  if (init_) init_(key, std::span<float>(s.arena.data() + slot->offset, slot->length));
+  if (init_) init_(key, std::span<float>(s.arena.At(slot->offset), slot->length));
   return slot;
 }
 
 template <typename RowOp>
-void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, BatchScratch* sc,
+void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* sc,
                           RowOp&& row_op) {
   const size_t stripes = stripe_mask_ + 1;
   sc->stripe_start.assign(stripes + 1, 0);
@@ -74,9 +67,10 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, BatchScratc
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
     for (uint32_t j = begin; j < end; ++j) {
       const uint32_t i = sc->order[j];
-      const Slot* slot = s.index.FindHashed(keys[i], sc->hashes[i]);
+      const Slot* slot = create ? FindOrCreate(s, keys[i], sc->hashes[i])
+                                : s.index.FindHashed(keys[i], sc->hashes[i]);
       if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
-      __builtin_prefetch(s.arena.data() + slot->offset);
+      __builtin_prefetch(s.arena.At(slot->offset));
       sc->slots[j] = *slot;
       sc->found[i] = 1;
     }
@@ -92,15 +86,15 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, BatchScratc
 }
 
 void ParamStore::PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
-                           BatchScratch* scratch) {
-  ForBatch(keys, false, scratch, [&](uint32_t i, Entry& e) {
+                           BatchScratch* scratch, bool create) {
+  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
   });
 }
 
 void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
-                           const float* in, BatchScratch* scratch) {
-  ForBatch(keys, false, scratch, [&](uint32_t i, Entry& e) {
+                           const float* in, BatchScratch* scratch, bool create) {
+  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
     const float* u = in + offsets[i];
     ApplyUpdate(optimizer_, e.value, e.state, u, e.length);
     if (e.delta != nullptr)
@@ -109,9 +103,17 @@ void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> 
 }
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
-                          const float* in, BatchScratch* scratch) {
-  ForBatch(keys, true, scratch, [&](uint32_t i, Entry& e) {
+                          const float* in, BatchScratch* scratch, bool create) {
+  ForBatch(keys, true, create, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(e.value, in + offsets[i], e.length * sizeof(float));
+  });
+}
+
+void ParamStore::ResolveBatch(std::span<const Key> keys, Entry* entries, BatchScratch* scratch,
+                              bool create) {
+  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
+    entries[i] = e;
+    entries[i].version = nullptr;  // e's points into the scratch copy of the slot
   });
 }
 
@@ -141,7 +143,7 @@ void ParamStore::Install(Key key, CopyKind kind, const float* row, uint16_t vers
   }
   Slot* slot = Allocate(s, key, Mix64(key), kind);
   slot->version = version;
-  std::memcpy(s.arena.data() + slot->offset, row, RowLength(key) * sizeof(float));
+  std::memcpy(s.arena.At(slot->offset), row, RowLength(key) * sizeof(float));
 }
 
 bool ParamStore::Remove(Key key, float* row_out) {
@@ -150,7 +152,7 @@ bool ParamStore::Remove(Key key, float* row_out) {
   Slot* slot = s.index.Find(key);
   if (slot == nullptr) return false;
   if (row_out != nullptr)
-    std::memcpy(row_out, s.arena.data() + slot->offset, RowLength(key) * sizeof(float));
+    std::memcpy(row_out, s.arena.At(slot->offset), RowLength(key) * sizeof(float));
   Free(s, *slot);
   s.index.Erase(key);
   return true;
@@ -181,7 +183,7 @@ void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
   const uint64_t hash = Mix64(key);
   Slot* slot = Allocate(s, key, hash, CopyKind::kMain);
   slot->version = version;
-  float* base = s.arena.data() + slot->offset;
+  float* base = s.arena.At(slot->offset);
   std::memcpy(base, row, RowLength(key) * sizeof(float));
   if (!delta.empty()) {
     const Entry e = View(s, *slot);

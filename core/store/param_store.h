@@ -14,6 +14,7 @@
 // the Initializer, deterministic per key) is the caller's decision.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,10 +22,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/check.h"
 #include "core/base/types.h"
 #include "core/base/value_layout.h"
 #include "core/store/flat_key_map.h"
 #include "core/store/optimizer.h"
+#include "core/store/row_arena.h"
 #include "core/store/spin_lock.h"
 
 namespace augur {
@@ -37,8 +40,8 @@ class ParamStore {
   using Initializer = std::function<void(Key key, std::span<float> value)>;
 
   // Where an entry lives (internal; public only so BatchScratch can hold pointers).
-  struct Slot {           // 16 bytes: a bucket (key + slot + flag) stays within 32 bytes
-    uint64_t offset = 0;  // into the stripe arena
+  struct Slot {                // 16 bytes: a bucket (key + slot + flag) stays within 32 bytes
+    RowArena::Ref offset = 0;  // the row in the stripe's arena
     uint32_t length = 0;
     uint16_t version = 0;
     CopyKind kind = CopyKind::kMain;
@@ -75,7 +78,9 @@ class ParamStore {
   // the lookups and row copies of a group overlap their cache misses.
   // Pull and Push serve present keys (main copies and replicas), Set only
   // main copies; the indices of the keys not served are left in
-  // scratch->missing for the protocol's slow path.
+  // scratch->missing for the protocol's slow path. With `create`, an absent
+  // key is created as a main copy instead (the caller knows it is homed
+  // here and has never left: a one-node cluster), so nothing is missing.
   // `scratch` is caller-owned memory reused across calls (one per worker).
   struct BatchScratch {
     std::vector<uint32_t> order;
@@ -86,11 +91,41 @@ class ParamStore {
     std::vector<uint32_t> missing;
   };
   void PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
-                 BatchScratch* scratch);
+                 BatchScratch* scratch, bool create = false);
   void PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
-                 BatchScratch* scratch);
+                 BatchScratch* scratch, bool create = false);
   void SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
-                BatchScratch* scratch);
+                BatchScratch* scratch, bool create = false);
+
+  // Direct access (zero-copy): entries[i] views keys[i]'s entry (main copy
+  // or replica) with the batch calls' locking (one lock per stripe, held
+  // only to look up). Absent keys are created as main copies with `create`,
+  // else listed in scratch->missing (their entries are left untouched).
+  // The views' pointers stay valid until the entry is removed or replaced
+  // (Remove, Install, TakeReplica, InstallMain): rows never move in memory
+  // (RowArena). Reads and writes through them take no lock, so this is for
+  // a caller that knows nobody removes these entries meanwhile and accepts
+  // unsynchronised concurrent updates of a row (Hogwild); Entry::version is
+  // null. REQUIRES: entries has keys.size() elements.
+  void ResolveBatch(std::span<const Key> keys, Entry* entries, BatchScratch* scratch, bool create);
+  // Counts the removals and replacements of entries (what invalidates a
+  // resolved view): a caller caching views drops them when it changes.
+  uint64_t moves() const { return moves_.load(std::memory_order_acquire); }
+
+  // In-place access to a few main copies at once (zero-copy hot path): runs
+  // f(std::span<Entry> entries), entries[i] being keys[i]'s main copy, with
+  // the stripe locks of all of them held (taken in stripe order, so callers
+  // never deadlock; a stripe shared by two keys is locked once). Returns
+  // false without calling f when a key is absent or only a replica here,
+  // unless `create` (then an absent key is created as a main copy, as in
+  // the batch calls). What f writes is applied exactly once, like a push,
+  // and no other access to these rows interleaves with it. Entry::version
+  // is null here (it belongs to the protocol).
+  // REQUIRES: 1 <= keys.size() <= kMaxInPlaceKeys, no key twice; f must not
+  // call into the store or the runtime.
+  static constexpr size_t kMaxInPlaceKeys = 8;
+  template <typename F>
+  bool WithMainCopies(std::span<const Key> keys, bool create, F&& f);
 
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
   template <typename F>
@@ -122,11 +157,10 @@ class ParamStore {
   bool ReadRow(Key key, float* row_out);
 
  private:
-  struct Stripe {
+  struct alignas(64) Stripe {  // own cache lines: no false sharing of locks
     SpinLock lock;
     FlatKeyMap<Slot> index;
-    std::vector<float> arena;
-    std::unordered_map<uint32_t, std::vector<uint64_t>> free_by_size;
+    RowArena arena;
   };
 
   // Stripe from high hash bits, bucket from low bits: independent choices.
@@ -134,7 +168,8 @@ class ParamStore {
   Stripe& StripeOf(Key key) { return stripes_[StripeOfHash(Mix64(key))]; }
   // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per stripe.
   template <typename RowOp>
-  void ForBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch, RowOp&& row_op);
+  void ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* scratch,
+                RowOp&& row_op);
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
   Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);
@@ -142,7 +177,7 @@ class ParamStore {
     return slot.length * (1 + optimizer_.StateRows() + (slot.kind == CopyKind::kReplica ? 1 : 0));
   }
   Entry View(Stripe& s, Slot& slot) const {
-    float* base = s.arena.data() + slot.offset;
+    float* base = s.arena.At(slot.offset);
     const uint32_t rows = optimizer_.StateRows();
     return Entry{base,
                  rows > 0 ? base + slot.length : nullptr,
@@ -157,6 +192,48 @@ class ParamStore {
   OptimizerConfig optimizer_;
   std::unique_ptr<Stripe[]> stripes_;
   uint64_t stripe_mask_;
+  std::atomic<uint64_t> moves_{0};
 };
+
+template <typename F>
+bool ParamStore::WithMainCopies(std::span<const Key> keys, bool create, F&& f) {
+  const size_t n = keys.size();
+  AUGUR_CHECK(n >= 1 && n <= kMaxInPlaceKeys, "%zu keys for in-place access", n);
+  uint64_t hashes[kMaxInPlaceKeys];
+  uint64_t stripes[kMaxInPlaceKeys];  // distinct, ascending
+  size_t locked = 0;
+  for (size_t i = 0; i < n; ++i) {
+    hashes[i] = Mix64(keys[i]);
+    const uint64_t st = StripeOfHash(hashes[i]);
+    size_t at = locked;
+    while (at > 0 && stripes[at - 1] > st) --at;
+    if (at > 0 && stripes[at - 1] == st) continue;
+    for (size_t j = locked; j > at; --j) stripes[j] = stripes[j - 1];
+    stripes[at] = st;
+    ++locked;
+  }
+  for (size_t j = 0; j < locked; ++j) stripes_[stripes[j]].lock.lock();
+  // Slots are copied (offsets stay valid) and viewed only once every key is
+  // found: creating one may grow its stripe's arena and index.
+  Slot slots[kMaxInPlaceKeys];
+  bool all = true;
+  for (size_t i = 0; i < n && all; ++i) {
+    Stripe& s = stripes_[StripeOfHash(hashes[i])];
+    const Slot* slot =
+        create ? FindOrCreate(s, keys[i], hashes[i]) : s.index.FindHashed(keys[i], hashes[i]);
+    all = slot != nullptr && slot->kind == CopyKind::kMain;
+    if (all) slots[i] = *slot;
+  }
+  if (all) {
+    Entry entries[kMaxInPlaceKeys];
+    for (size_t i = 0; i < n; ++i) {
+      entries[i] = View(stripes_[StripeOfHash(hashes[i])], slots[i]);
+      entries[i].version = nullptr;  // the protocol's; not for in-place users
+    }
+    f(std::span<Entry>(entries, n));
+  }
+  for (size_t j = locked; j > 0; --j) stripes_[stripes[j - 1]].lock.unlock();
+  return all;
+}
 
 }  // namespace augur

@@ -94,7 +94,7 @@ Status BatchJob::LoadResume() {
   return Status::Ok();
 }
 
-void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<Key>* keys,
+void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch* scratch,
                       std::deque<Pending>* pending) const {
   const std::vector<uint32_t>& mine = items_of_[g];
   const uint64_t b = BatchSize();
@@ -104,12 +104,15 @@ void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<K
   const uint64_t n = std::min<uint64_t>(b, mine.size() - begin);
   const std::span<const uint32_t> items(mine.data() + begin, n);
   const auto epoch = static_cast<uint32_t>(c / per_epoch);
-  if (config_.zipf.lookahead > 0) {
-    keys->clear();
-    IntentKeys(items, epoch, keys);
-    std::sort(keys->begin(), keys->end());
-    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
-    w.Intent(*keys, local, local + 1);
+  if (config_.zipf.lookahead > 0 && w.UsesIntent()) {
+    // Each key once, in first-seen order (no sort: the table needs no order).
+    scratch->all.clear();
+    scratch->distinct.clear();
+    scratch->seen.Clear();
+    IntentKeys(items, epoch, &scratch->all);
+    for (Key k : scratch->all)
+      if (scratch->seen.Insert(k).second) scratch->distinct.push_back(k);
+    w.Intent(scratch->distinct, local, local + 1);
   }
   if (NegativeDistribution() != nullptr) {
     const uint64_t k = NegativesFor(items, epoch);
@@ -127,7 +130,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (resume_.has_value()) RestoreRows(w, *resume_);
   // Batch c of the whole run (seeds its Rng); the worker's clock counts from 0.
   const Clock base = StartEpoch() * BatchesPerEpoch(g);
-  std::vector<Key> ahead;
+  IntentScratch ahead;
   std::deque<Pending> pending;
   BatchRows rows(RowLength());
   for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);

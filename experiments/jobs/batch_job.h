@@ -92,9 +92,12 @@ class BatchJob : public Job {
   virtual nlohmann::json Evaluate(Worker& w) const = 0;
 
   const RunConfig config_;
+  uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
+  // The training items of global worker g, in the order it walks them
+  // (TrainBatch's items are a span of it).
+  const std::vector<uint32_t>& ItemsOf(uint32_t g) const { return items_of_[g]; }
 
  private:
-  uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
   struct Pending {
     Clock clock;  // this run's worker clock
     SampleHandle handle;
@@ -105,7 +108,11 @@ class BatchJob : public Job {
   nlohmann::json Fingerprint() const;
   // For global batch c (this run's worker clock `local`): intent for its keys
   // (lookahead > 0) and its negatives prepared (appended to *pending).
-  void Signal(Worker& w, uint32_t g, Clock c, Clock local, std::vector<Key>* keys,
+  struct IntentScratch {  // one per worker
+    std::vector<Key> all, distinct;
+    BatchIndex seen;
+  };
+  void Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch* scratch,
               std::deque<Pending>* pending) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
   // accessed first: the hot set nups replicates (--replicate limits it).

@@ -1,12 +1,18 @@
 // BatchRows: the parameter rows of one mini-batch, pulled from the PS into a
 // local buffer, updated or differentiated locally, and pushed back.
 //
-// Collect keys with Add(), then Pull() sorts and deduplicates them and pulls
-// their values (one Pull, waited for). Row(key) is the local copy,
-// Grad(key) a zeroed gradient row. PushGradients() pushes Grad rows (for
+// Collect keys with Add(), which deduplicates them as they come (each
+// distinct key gets the next slot, BatchIndex), then Pull() pulls their
+// values (one Pull, waited for). Row(key) is the local copy, Grad(key) a
+// zeroed gradient row; RowAt/GradAt take the slot Add() returned and skip
+// the lookup. PushGradients() pushes Grad rows (for
 // server-side AdaGrad/SGD); PushSgdSteps(lr) pushes (pulled - local) / lr,
 // i.e. exactly the local SGD steps taken on Row() as a gradient for the
 // server-side SGD optimizer. Every key has the same row length.
+// On a one-node cluster (Worker::DirectAccess) nothing is copied: Row() is
+// the row in the store itself, PushGradients applies the optimizer to it in
+// place, and PushSgdSteps has nothing left to push (the steps were taken on
+// the rows), which is the single-node baseline's Hogwild contract.
 // Ownership: buffers owned here; they stay valid until the push completed
 // (the next Pull waits for it). Threading: one worker.
 #pragma once
@@ -17,6 +23,7 @@
 
 #include "core/api/worker.h"
 #include "core/base/types.h"
+#include "experiments/jobs/batch_index.h"
 
 namespace augur {
 
@@ -24,26 +31,42 @@ class BatchRows {
  public:
   explicit BatchRows(uint32_t row_length) : row_(row_length) {}
 
-  void Clear() { keys_.clear(); }
-  void Add(Key key) { keys_.push_back(key); }
-  // Sorts/dedups the keys and pulls their rows (waits). Zeroes the gradients.
+  void Clear() {
+    keys_.clear();
+    index_.Clear();
+  }
+  // The key's slot in this batch (the same for a key added twice).
+  uint32_t Add(Key key) {
+    const auto [slot, added] = index_.Insert(key);
+    if (added) keys_.push_back(key);
+    return slot;
+  }
+  // Pulls the rows of the added keys (waits). Zeroes the gradients.
   void Pull(Worker& w, bool keep_original);
   // The same, while sample(&keys, &values) runs (e.g. Worker::PullSample):
   // the ordinary pull is in flight meanwhile, and afterwards the sampled
   // keys are rows of this batch too (pushed with it), valued from `values`
   // unless also pulled ordinarily. sample's keys have row_length floats each.
+  // With direct access `values` is null: sample returns keys only.
   template <typename SampleFn>
   void Pull(Worker& w, bool keep_original, SampleFn&& sample) {
     const Ticket t = BeginPull(w);
-    sample(&sampled_keys_, &sampled_values_);
+    sampled_values_.clear();
+    sample(&sampled_keys_, direct_ ? nullptr : &sampled_values_);
     EndPull(w, t, keep_original);
   }
   // The sampled keys of the last Pull, in the order `sample` returned them.
   const std::vector<Key>& sampled_keys() const { return sampled_keys_; }
+  // By slot: the added keys, then the sampled keys not among them.
   const std::vector<Key>& keys() const { return keys_; }
+  bool empty() const { return keys_.empty(); }
 
-  float* Row(Key key) { return &values_[Slot(key) * row_]; }
-  float* Grad(Key key) { return &grads_[Slot(key) * row_]; }
+  float* Row(Key key) { return RowAt(Slot(key)); }
+  float* Grad(Key key) { return GradAt(Slot(key)); }
+  float* RowAt(uint32_t slot) {
+    return direct_ ? direct_rows_[slot].value : &values_[size_t{slot} * row_];
+  }
+  float* GradAt(uint32_t slot) { return &grads_[size_t{slot} * row_]; }
 
   void PushGradients(Worker& w);
   void PushSgdSteps(Worker& w, float learning_rate);
@@ -51,19 +74,19 @@ class BatchRows {
   void Finish(Worker& w);
 
  private:
-  size_t Slot(Key key) const;
+  uint32_t Slot(Key key) const;
   Ticket BeginPull(Worker& w);
   // Waits for t and merges the sampled rows in.
   void EndPull(Worker& w, Ticket t, bool keep_original);
 
   uint32_t row_;
-  std::vector<Key> keys_;
+  std::vector<Key> keys_;  // by slot
+  BatchIndex index_;
+  bool direct_ = false;                         // this batch uses the store's rows
+  std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_
   std::vector<float> values_, original_, grads_;
   std::vector<Key> sampled_keys_;
   std::vector<float> sampled_values_;
-  std::vector<Key> merged_keys_;
-  std::vector<float> merged_values_;
-  std::vector<uint32_t> order_;
   Ticket push_;
 };
 

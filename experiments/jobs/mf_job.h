@@ -1,11 +1,18 @@
 // MfJob: SGD matrix factorization (workloads/mf_task.h) on the parameter
-// server. Per batch: pull the ratings' row and column factors, run the SGD
-// steps on the local copies, push them as gradients for the server-side SGD
-// optimizer. Intent covers the batch's rows and columns.
+// server. On a one-node cluster the SGD steps run on the store's rows
+// directly (Worker::ResolveDirect: no copy, Hogwild as the baseline).
+// Elsewhere, per rating whose row and column factors are main copies on this
+// node, the step runs on them in place under their stripe locks
+// (Worker::UpdateInPlace: no copy, each step atomic); the other ratings of
+// the batch pull their factors, run the SGD steps on the local copies and
+// push them as gradients for the server-side SGD optimizer. Intent covers
+// the batch's rows and columns.
 // Threading: see BatchJob.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <vector>
 
 #include "experiments/jobs/task_job.h"
 #include "experiments/workloads/mf_task.h"
@@ -22,6 +29,20 @@ class MfJob final : public TaskJob<MfTask> {
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
                         SampleHandle negatives, BatchRows& rows) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+
+ private:
+  // One node: each rating's factors in the store, resolved in the worker's
+  // first pass over it and reused while the store moves nothing
+  // (Worker::DirectMoves). Indexed by the rating's position in the worker's
+  // items, so an epoch reads the table in order. One per global worker,
+  // written by that worker only.
+  struct DirectRows {
+    std::vector<std::array<float*, 2>> rows;
+    std::vector<uint8_t> resolved;
+    uint64_t moves = 0;
+  };
+  BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items) const;
+  mutable std::vector<DirectRows> direct_;
 };
 
 }  // namespace augur

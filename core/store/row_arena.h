@@ -1,0 +1,74 @@
+// RowArena: memory for one store stripe's rows, in chunks that never move.
+//
+// A row, once allocated, stays at the same address until it is freed, even
+// as the arena grows (unlike one growing vector), so a pointer into it stays
+// valid for as long as its entry exists: what the store's direct access
+// (ParamStore::ResolveBatch) relies on. Chunks double in size from
+// kFirstChunkFloats up to kMaxChunkFloats (or one row's size, if larger); a
+// row never spans two chunks. Rows start on a cache line (chunks are
+// 64-byte aligned, rows rounded up to 16 floats), so a row of 32 floats
+// touches two lines, not three. Freed rows are reused for rows of the same
+// size.
+// A row's handle (RowArena::Ref) is a chunk index and an offset in 64 bits.
+// Not thread-safe: the owner (a store stripe) serialises access.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+namespace augur {
+
+class RowArena {
+ public:
+  using Ref = uint64_t;  // chunk << 32 | offset within the chunk
+  static constexpr size_t kFirstChunkFloats = 1024;
+  static constexpr size_t kMaxChunkFloats = size_t{1} << 20;
+
+  // A zero-filled row of `floats` floats.
+  Ref Allocate(uint32_t floats) {
+    floats = Padded(floats);
+    Ref ref;
+    auto it = free_by_size_.find(floats);
+    if (it != free_by_size_.end() && !it->second.empty()) {
+      ref = it->second.back();
+      it->second.pop_back();
+    } else {
+      if (chunks_.empty() || used_ + floats > chunk_floats_.back()) NewChunk(floats);
+      ref = (Ref{chunks_.size() - 1} << 32) | used_;
+      used_ += floats;
+    }
+    std::fill_n(At(ref), floats, 0.0f);
+    return ref;
+  }
+  // `floats` as given to Allocate.
+  void Free(Ref ref, uint32_t floats) { free_by_size_[Padded(floats)].push_back(ref); }
+  float* At(Ref ref) const { return chunks_[ref >> 32].get() + (ref & 0xffffffffu); }
+
+ private:
+  static constexpr uint32_t kLineFloats = 16;  // 64 bytes
+  static uint32_t Padded(uint32_t floats) {
+    return (floats + kLineFloats - 1) / kLineFloats * kLineFloats;
+  }
+  struct AlignedDelete {
+    void operator()(float* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  void NewChunk(uint32_t floats) {
+    const size_t next = chunk_floats_.empty() ? kFirstChunkFloats
+                                              : std::min(chunk_floats_.back() * 2, kMaxChunkFloats);
+    const size_t size = std::max<size_t>(next, floats);
+    chunks_.emplace_back(new (std::align_val_t(64)) float[size]);
+    chunk_floats_.push_back(size);
+    used_ = 0;
+  }
+
+  std::vector<std::unique_ptr<float[], AlignedDelete>> chunks_;
+  std::vector<size_t> chunk_floats_;
+  size_t used_ = 0;  // floats used in the last chunk
+  std::unordered_map<uint32_t, std::vector<Ref>> free_by_size_;
+};
+
+}  // namespace augur
