@@ -19,6 +19,11 @@ int RunError(const std::string& message) {
   return 1;
 }
 
+int InputError(const std::string& message) {
+  std::fprintf(stderr, "augur: %s\n", message.c_str());
+  return 2;
+}
+
 CommandFn AddVersionCommand(CLI::App& root) {
   root.add_subcommand("version", "Print the version and git commit");
   return [] {
@@ -28,6 +33,25 @@ CommandFn AddVersionCommand(CLI::App& root) {
 }
 
 namespace {
+
+// "augur sim" / "augur data kg": the deepest subcommand being parsed, whose
+// --help a parse error points to.
+std::string ParsedCommand(const CLI::App& root) {
+  std::string path = "augur";
+  const CLI::App* app = &root;
+  for (bool deeper = true; deeper;) {
+    deeper = false;
+    for (const CLI::App* sub : app->get_subcommands({})) {
+      if (sub->parsed()) {
+        path += " " + sub->get_name();
+        app = sub;
+        deeper = true;
+        break;
+      }
+    }
+  }
+  return path;
+}
 
 int Main(int argc, char** argv) {
   CLI::App root(
@@ -58,7 +82,7 @@ int Main(int argc, char** argv) {
     if (what.empty()) what = e.get_name();
     for (char& ch : what)
       if (ch == '\n') ch = ' ';
-    return UsageError(what + " (see augur --help)");
+    return UsageError(what + " (see " + ParsedCommand(root) + " --help)");
   }
   for (auto& [app, fn] : commands)
     if (app->parsed()) return fn();

@@ -35,12 +35,11 @@ struct CompareFlags {
   bool no_plots = false;
 };
 
-// The extras `augur single` understands (workload and run flags), in order.
+// The extras `augur single` understands (AddSingleFlags), in order.
 std::vector<std::string> SingleSubset(const std::vector<std::string>& extras) {
   auto ignored = std::make_unique<RunConfig>();
   CLI::App app("single");
-  AddRunFlags(app, ignored.get());
-  AddWorkloadFlags(app, ignored.get());
+  AddSingleFlags(app, ignored.get());
   app.allow_extras();
   try {
     app.parse(std::vector<std::string>(extras.rbegin(), extras.rend()));

@@ -1,31 +1,74 @@
-// `augur data wordnet|text|mf`: prepares the data sets the workloads train on.
+// `augur data wordnet|kg|text|mf`: prepares the data sets the workloads train on,
+// from WordNet, from the user's own files, or generated.
+//
+// Every subcommand writes into a temporary sibling of --out that is renamed
+// into place at the end (StagedDir), so a failed run leaves nothing behind.
+// Exit codes: 0 done; 2 bad usage or a bad input file ("augur: FILE:LINE: what
+// is wrong"); 1 a failure to write the output.
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "experiments/cli/command.h"
+#include "experiments/cli/data_help.h"
+#include "experiments/data/corpus_builder.h"
 #include "experiments/data/data_cache.h"
 #include "experiments/data/kg_dataset.h"
+#include "experiments/data/kg_import.h"
+#include "experiments/data/line_reader.h"
 #include "experiments/data/mf_dataset.h"
+#include "experiments/data/mf_import.h"
+#include "experiments/data/staged_dir.h"
 #include "experiments/data/text_corpus.h"
+#include "experiments/data/text_import.h"
 #include "experiments/data/wordnet_reader.h"
 
 namespace augur {
 
 namespace {
 
-struct DataFlags {
+struct WordNetFlags {
   std::string out;
   std::string wordnet = kDefaultWordNetDir;
   uint64_t seed = kWordNetSplitSeed;
   uint64_t valid = kWordNetHeldOut;
   uint64_t test = kWordNetHeldOut;
-  MfGenOptions mf;
 };
 
-int RunWordNet(const DataFlags& f) {
+struct KgFlags {
+  std::string out;
+  KgImportOptions import;
+  std::string split;  // "V,T"
+};
+
+struct TextFlags {
+  std::string out;
+  std::string wordnet = kDefaultWordNetDir;
+  std::vector<std::string> in;
+};
+
+struct MfFlags {
+  std::string out;
+  std::string in;
+  uint64_t seed = 1;
+  double test_share = 0.1;
+  MfGenOptions gen;
+};
+
+// Runs write(tmp) into a staged --out and commits it.
+int WriteStaged(const std::string& out, const std::function<Status(const std::string&)>& write) {
+  Result<StagedDir> dir = StagedDir::Begin(out);
+  if (!dir.ok()) return UsageError(dir.status().message());
+  if (Status s = write(dir->path()); !s.ok()) return RunError(s.message());
+  if (Status s = dir->Commit(); !s.ok()) return RunError(s.message());
+  return 0;
+}
+
+int RunWordNet(const WordNetFlags& f) {
   Result<KgDataset> d = BuildWordNetKg(f.wordnet, f.valid, f.test, f.seed);
   if (!d.ok()) return RunError(d.status().message());
-  if (Status s = WriteKgDataset(*d, f.out); !s.ok()) return RunError(s.message());
+  if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteKgDataset(*d, tmp); }))
+    return rc;
   std::printf(
       "wordnet: %u entities, %u relation types, %llu pointer records, %llu edges after dedup\n"
       "  split (seed %llu): train %zu, valid %zu, test %zu -> %s\n",
@@ -37,24 +80,96 @@ int RunWordNet(const DataFlags& f) {
   return 0;
 }
 
-int RunText(const DataFlags& f) {
-  Result<uint64_t> n = BuildWordNetTextCorpus(f.wordnet, f.out);
-  if (!n.ok()) return RunError(n.status().message());
-  Result<TextCorpus> c = ReadTextCorpus(f.out, 1);
-  if (!c.ok()) return RunError(c.status().message());
-  std::printf("text: %llu sentences, %zu tokens, vocabulary %u words -> %s\n",
-              static_cast<unsigned long long>(*n), c->tokens.size(), c->vocab_size(),
-              f.out.c_str());
+// "V,T" -> two counts.
+Status ParseSplit(const std::string& text, uint64_t* valid, uint64_t* test) {
+  const auto f = SplitOn(text, ',');
+  if (f.size() != 2 || !ParseU64(f[0], valid) || !ParseU64(f[1], test))
+    return Status::Error("--split expects V,T (two counts, e.g. 5000,5000), got '" + text + "'");
+  return Status::Ok();
+}
+
+int RunKg(KgFlags f) {
+  const bool files = !f.import.valid_file.empty() || !f.import.test_file.empty();
+  if (files && !f.split.empty())
+    return UsageError("give --valid FILE --test FILE or --split V,T, not both");
+  if (!files && f.split.empty())
+    return UsageError("give --valid FILE --test FILE, or --split V,T to hold out triples");
+  if (files && (f.import.valid_file.empty() || f.import.test_file.empty()))
+    return UsageError("--valid FILE and --test FILE go together");
+  if (!f.split.empty()) {
+    if (Status s = ParseSplit(f.split, &f.import.split_valid, &f.import.split_test); !s.ok())
+      return UsageError(s.message());
+  }
+  Result<KgDataset> d = ImportKg(f.import);
+  if (!d.ok()) return InputError(d.status().message());
+  if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteKgDataset(*d, tmp); }))
+    return rc;
+  const auto count = [&](const char* key) {
+    return static_cast<unsigned long long>(d->meta[key].get<uint64_t>());
+  };
+  std::printf(
+      "kg: %u entities, %u relations; train %zu (%llu repeated triples dropped), valid %zu, "
+      "test %zu\n"
+      "  dropped for an entity or relation not in training: valid %llu, test %llu -> %s\n",
+      d->num_entities(), d->num_relations(), d->train.size(), count("train_duplicates"),
+      d->valid.size(), d->test.size(), count("valid_dropped"), count("test_dropped"),
+      f.out.c_str());
   return 0;
 }
 
-int RunMf(DataFlags f) {
-  f.mf.seed = f.seed;
-  Result<MfDataset> d = GenerateMf(f.mf);
-  if (!d.ok()) return RunError(d.status().message());
-  if (Status s = WriteMfDataset(*d, f.mf, f.out); !s.ok()) return RunError(s.message());
+int RunText(const TextFlags& f) {
+  if (f.in.empty()) {
+    Result<uint64_t> n = 0;
+    if (int rc = WriteStaged(f.out, [&](const std::string& tmp) {
+          n = BuildWordNetTextCorpus(f.wordnet, tmp);
+          return n.ok() ? Status::Ok() : n.status();
+        }))
+      return rc;
+    Result<TextCorpus> c = ReadTextCorpus(f.out, 1);
+    if (!c.ok()) return RunError(c.status().message());
+    std::printf("text: %llu sentences, %zu tokens, vocabulary %u words -> %s\n",
+                static_cast<unsigned long long>(*n), c->tokens.size(), c->vocab_size(),
+                f.out.c_str());
+    return 0;
+  }
+  CorpusBuilder corpus;
+  Result<uint64_t> lines = ImportText(f.in, &corpus);
+  if (!lines.ok()) return InputError(lines.status().message());
+  nlohmann::json meta = {{"source", f.in}, {"lines", *lines}};
+  if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return corpus.Write(meta, tmp); }))
+    return rc;
+  std::printf(
+      "text: %llu lines, %llu sentences of 2+ words, %llu tokens, vocabulary %llu words -> %s\n",
+      static_cast<unsigned long long>(*lines), static_cast<unsigned long long>(corpus.sentences()),
+      static_cast<unsigned long long>(corpus.tokens()),
+      static_cast<unsigned long long>(corpus.vocabulary()), f.out.c_str());
+  return 0;
+}
+
+int RunMf(MfFlags f, const CLI::App& app) {
+  if (!f.in.empty()) {
+    for (const char* gen : {"--rows", "--cols", "--nnz", "--skew", "--rank", "--noise"})
+      if (app.count(gen) > 0)
+        return UsageError(std::string(gen) +
+                          " shapes a generated matrix; it does not apply with --in");
+    Result<MfImport> d = ImportMf({f.in, f.test_share, f.seed});
+    if (!d.ok()) return InputError(d.status().message());
+    if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteMfImport(*d, tmp); }))
+      return rc;
+    std::printf("mf: %s, %u users x %u items, %zu train and %zu test ratings -> %s\n",
+                d->meta["input_format"].get<std::string>().c_str(), d->data.rows, d->data.cols,
+                d->data.train.size(), d->data.test.size(), f.out.c_str());
+    return 0;
+  }
+  f.gen.seed = f.seed;
+  f.gen.test_fraction = f.test_share;
+  Result<MfDataset> d = GenerateMf(f.gen);
+  if (!d.ok()) return UsageError(d.status().message());
+  if (int rc = WriteStaged(f.out,
+                           [&](const std::string& tmp) { return WriteMfDataset(*d, f.gen, tmp); }))
+    return rc;
   std::printf("mf: %u x %u, %zu train and %zu test cells (Zipf %.2f, seed %llu) -> %s\n", d->rows,
-              d->cols, d->train.size(), d->test.size(), f.mf.skew,
+              d->cols, d->train.size(), d->test.size(), f.gen.skew,
               static_cast<unsigned long long>(f.seed), f.out.c_str());
   return 0;
 }
@@ -62,35 +177,76 @@ int RunMf(DataFlags f) {
 }  // namespace
 
 CommandFn AddDataCommand(CLI::App& root) {
-  auto f = std::make_shared<DataFlags>();
-  CLI::App* data = root.add_subcommand("data", "Prepare data sets: wordnet, text, mf");
+  auto wf = std::make_shared<WordNetFlags>();
+  auto kf = std::make_shared<KgFlags>();
+  auto tf = std::make_shared<TextFlags>();
+  auto mff = std::make_shared<MfFlags>();
+  CLI::App* data = root.add_subcommand(
+      "data",
+      "Prepare data sets: wordnet, kg (your triples), text (your text or WordNet), mf "
+      "(your ratings or generated)");
   data->require_subcommand(1);
+  data->footer(DataHelpAll());
   CLI::App* wn = data->add_subcommand(
       "wordnet", "WordNet 3.0 knowledge graph (synsets, pointer types) with a seeded split");
-  CLI::App* text = data->add_subcommand("text", "Word corpus from WordNet glosses and examples");
-  CLI::App* mf = data->add_subcommand("mf", "Zipf-skewed synthetic rating matrix");
-  for (CLI::App* app : {wn, text, mf})
-    app->add_option("--out", f->out, "Output directory")->required();
-  for (CLI::App* app : {wn, text})
-    app->add_option("--wordnet", f->wordnet, "WordNet database directory")->capture_default_str();
-  wn->add_option("--seed", f->seed, "Split seed")->capture_default_str();
-  wn->add_option("--valid", f->valid, "Validation triples")->capture_default_str();
-  wn->add_option("--test", f->test, "Test triples")->capture_default_str();
-  mf->add_option("--seed", f->seed, "Generator seed")->capture_default_str();
-  mf->add_option("--rows", f->mf.rows, "Rows")->capture_default_str();
-  mf->add_option("--cols", f->mf.cols, "Columns")->capture_default_str();
-  mf->add_option("--nnz", f->mf.nnz, "Non-zero cells (train + test)")->capture_default_str();
-  mf->add_option("--skew", f->mf.skew, "Zipf exponent of row/column popularity")
+  wn->footer(DataHelpKgDir());
+  wn->add_option("--out", wf->out, "Output directory (a KG directory)")->required();
+  wn->add_option("--wordnet", wf->wordnet, "WordNet database directory")->capture_default_str();
+  wn->add_option("--seed", wf->seed, "Split seed")->capture_default_str();
+  wn->add_option("--valid", wf->valid, "Validation triples")->capture_default_str();
+  wn->add_option("--test", wf->test, "Test triples")->capture_default_str();
+
+  CLI::App* kg = data->add_subcommand(
+      "kg", "Import a knowledge graph of head<TAB>relation<TAB>tail name triples");
+  kg->footer(DataHelpKgInput() + "\n" + DataHelpKgDir());
+  kg->add_option("--train", kf->import.train_file, "Training triples (TSV)")->required();
+  kg->add_option("--valid", kf->import.valid_file,
+                 "Validation triples (TSV); triples naming an entity or relation that is not in "
+                 "--train are dropped and counted");
+  kg->add_option("--test", kf->import.test_file, "Test triples (TSV), as --valid");
+  kg->add_option("--split", kf->split,
+                 "V,T: instead of --valid/--test, hold out V validation and T test triples of "
+                 "--train by seed (every held-out id keeps a training triple)");
+  kg->add_option("--seed", kf->import.seed, "Split seed")->capture_default_str();
+  kg->add_option("--out", kf->out, "Output directory (a KG directory)")->required();
+
+  CLI::App* text = data->add_subcommand(
+      "text", "Word corpus from your UTF-8 text files (--in), or from the WordNet glosses");
+  text->footer(DataHelpTextInput() + "\n" + DataHelpTextDir());
+  text->add_option("--in", tf->in,
+                   "UTF-8 text file; every line becomes one sentence (repeat for more files)");
+  text->add_option("--wordnet", tf->wordnet, "Without --in: WordNet database directory")
       ->capture_default_str();
-  mf->add_option("--rank", f->mf.true_rank, "Rank of the hidden factors")->capture_default_str();
-  mf->add_option("--noise", f->mf.noise, "Std. deviation of the noise")->capture_default_str();
-  mf->add_option("--test-fraction", f->mf.test_fraction, "Share of cells held out")
+  text->add_option("--out", tf->out, "Output directory (a text directory)")->required();
+
+  CLI::App* mf = data->add_subcommand(
+      "mf", "Import a rating matrix (--in: MatrixMarket, CSV/TSV, MovieLens), or generate one");
+  mf->footer(DataHelpMfInput() + "\n" + DataHelpMfDir());
+  mf->add_option("--in", mff->in,
+                 "Ratings file: MatrixMarket coordinate, CSV or TSV (optional header row), or "
+                 "'::'-separated (MovieLens ratings.dat); format detected from the content");
+  mf->add_option("--out", mff->out, "Output directory (an mf directory)")->required();
+  mf->add_option("--test-share,--test-fraction", mff->test_share,
+                 "Share of ratings held out for the test split")
       ->capture_default_str();
-  return [f, wn, text, mf]() -> int {
-    if (wn->parsed()) return RunWordNet(*f);
-    if (text->parsed()) return RunText(*f);
-    if (mf->parsed()) return RunMf(*f);
-    return UsageError("augur data needs wordnet, text or mf");
+  mf->add_option("--seed", mff->seed, "Split seed (and generator seed without --in)")
+      ->capture_default_str();
+  mf->add_option("--rows", mff->gen.rows, "Without --in: rows")->capture_default_str();
+  mf->add_option("--cols", mff->gen.cols, "Without --in: columns")->capture_default_str();
+  mf->add_option("--nnz", mff->gen.nnz, "Without --in: non-zero cells (train + test)")
+      ->capture_default_str();
+  mf->add_option("--skew", mff->gen.skew, "Without --in: Zipf exponent of row/column popularity")
+      ->capture_default_str();
+  mf->add_option("--rank", mff->gen.true_rank, "Without --in: rank of the hidden factors")
+      ->capture_default_str();
+  mf->add_option("--noise", mff->gen.noise, "Without --in: std. deviation of the noise")
+      ->capture_default_str();
+  return [wf, kf, tf, mff, wn, kg, text, mf]() -> int {
+    if (wn->parsed()) return RunWordNet(*wf);
+    if (kg->parsed()) return RunKg(*kf);
+    if (text->parsed()) return RunText(*tf);
+    if (mf->parsed()) return RunMf(*mff, *mf);
+    return UsageError("augur data needs wordnet, kg, text or mf (see augur data --help)");
   };
 }
 

@@ -1,5 +1,11 @@
 // `augur single`: the efficient single-node baseline (Hogwild threads, no PS).
+//
+// It accepts only the flags it uses (AddSingleFlags). The cluster flags
+// (AddClusterFlags, AddClusterWorkloadFlags, AddNetworkModelFlags: --nodes, --policy, --sync-*,
+// --sampling, --lookahead, checkpoints, ...) are registered hidden, so that giving one is refused
+// with one line naming it instead of being ignored.
 #include <memory>
+#include <vector>
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/result_summary.h"
@@ -7,6 +13,18 @@
 #include "experiments/single/single_runner.h"
 
 namespace augur {
+
+namespace {
+
+std::string RefusalReason(const std::string& flag) {
+  if (flag == "--checkpoint-dir" || flag == "--checkpoint-every" || flag == "--resume")
+    return flag + ": augur single has no checkpoints (augur loopback|sim|run|launch have)";
+  return flag +
+         " is a cluster flag: augur single trains in one process without a parameter server "
+         "(see augur single --help; use augur loopback|sim|run|launch for a cluster)";
+}
+
+}  // namespace
 
 CommandFn AddSingleCommand(CLI::App& root) {
   auto config = std::make_shared<RunConfig>();
@@ -17,11 +35,33 @@ CommandFn AddSingleCommand(CLI::App& root) {
       "shared model, no parameter server (epoch times are wall time)");
   config->workload = "kge";
   config->workers = 2;
-  AddRunFlags(*app, config.get());
-  AddWorkloadFlags(*app, config.get());
+  AddSingleFlags(*app, config.get());
+  app->get_option("--workload")->description("Workload: kge|wv|mf");
+  app->get_option("--workers")->description("Training threads (same as --threads)");
   app->add_option("--threads", config->workers, "Training threads (same as --workers)")
       ->capture_default_str();
-  return [config, text]() -> int {
+  app->get_option("--dim")->description(
+      "kge: complex dimension, rows of 2×dim floats (32); wv: embedding dimension (32); mf: "
+      "rank (32)");
+  app->get_option("--batch-size")
+      ->description("Mini-batch size: triples (kge, 128), sentences (wv, 16), ratings (mf, 256)");
+  auto refused = std::make_shared<std::vector<std::pair<std::string, CLI::Option*>>>();
+  CLI::App cluster;  // the cluster flags, to mirror them hidden on `single`
+  RunConfig ignored;
+  RunFlagText ignored_text;
+  AddClusterFlags(cluster, &ignored);
+  AddClusterWorkloadFlags(cluster, &ignored);
+  AddNetworkModelFlags(cluster, &ignored_text);
+  for (const CLI::Option* c : cluster.get_options()) {
+    if (c == cluster.get_help_ptr() || c->get_lnames().empty()) continue;
+    const std::string name = "--" + c->get_lnames().front();
+    CLI::Option* o = c->get_expected_max() == 0 ? app->add_flag(name) : app->add_option(name);
+    o->group("");  // hidden from --help
+    refused->emplace_back(name, o);
+  }
+  return [config, text, refused]() -> int {
+    for (const auto& [name, o] : *refused)
+      if (o->count() > 0) return UsageError(RefusalReason(name));
     config->backend = "single";
     config->nodes = 1;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());

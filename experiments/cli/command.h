@@ -30,5 +30,8 @@ CommandFn AddCompareCommand(CLI::App& root);
 int UsageError(const std::string& message);
 // Prints "augur: MESSAGE" on stderr; returns 1.
 int RunError(const std::string& message);
+// A bad input file: prints "augur: MESSAGE" (MESSAGE is "FILE:LINE: what is
+// wrong") on stderr; returns 2, as for bad usage.
+int InputError(const std::string& message);
 
 }  // namespace augur

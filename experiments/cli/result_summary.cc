@@ -5,9 +5,15 @@
 namespace augur {
 
 void PrintResultSummary(const nlohmann::json& r, std::FILE* out) {
-  std::fprintf(out, "augur %s run: %s workload, policy %s, %d nodes x %d workers\n",
-               r.value("backend", "?").c_str(), r.value("workload", "?").c_str(),
-               r.value("policy", "?").c_str(), r.value("nodes", 0), r.value("workers_per_node", 0));
+  if (r.value("backend", "") == "single") {
+    std::fprintf(out, "augur single run: %s workload, %d threads, no parameter server\n",
+                 r.value("workload", "?").c_str(), r.value("workers_per_node", 0));
+  } else {
+    std::fprintf(out, "augur %s run: %s workload, policy %s, %d nodes x %d workers\n",
+                 r.value("backend", "?").c_str(), r.value("workload", "?").c_str(),
+                 r.value("policy", "?").c_str(), r.value("nodes", 0),
+                 r.value("workers_per_node", 0));
+  }
   const auto& epochs = r["epoch_seconds"];
   for (size_t e = 0; e < epochs.size(); ++e)
     std::fprintf(out, "  epoch %zu: %.6f s\n", e + 1, epochs[e].get<double>());

@@ -4,14 +4,27 @@
 
 namespace augur {
 
-void AddRunFlags(CLI::App& app, RunConfig* c) {
-  app.add_option("--nodes", c->nodes, "Number of nodes")->capture_default_str();
+void AddTrainingFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--workers", c->workers, "Worker threads per node")->capture_default_str();
   app.add_option("--workload", c->workload, "Workload: zipf|kge|wv|mf")->capture_default_str();
+  app.add_option("--epochs", c->epochs, "Training epochs")->capture_default_str();
+  app.add_option("--seed", c->seed, "Run seed (every random choice derives from it)")
+      ->capture_default_str();
+  app.add_option("--out", c->out_dir, "Directory for result.json");
+  app.add_option("--dim", c->dim,
+                 "zipf: floats per value (16); kge: complex dimension, rows of 2×dim floats "
+                 "(32); wv: embedding dimension (32); mf: rank (32)");
+  app.add_option("--batch-size", c->batch_size,
+                 "Mini-batch size: key accesses (zipf, 64), triples (kge, 128), sentences (wv, "
+                 "16), ratings (mf, 256)");
+}
+
+void AddClusterFlags(CLI::App& app, RunConfig* c) {
+  app.add_option("--nodes", c->nodes, "Number of nodes")->capture_default_str();
   app.add_option("--policy", c->policy,
-                 "Parameter management: classic (static partitioning) | replicate-all | "
-                 "relocate (Lapse) | nups (hot keys replicated, tail relocated) | adaptive "
-                 "(intent-driven, no knobs)")
+                 "Parameter management: adaptive (intent-driven, no knobs) | classic (static "
+                 "partitioning) | replicate-all | relocate (Lapse) | nups (hot keys replicated, "
+                 "tail relocated)")
       ->capture_default_str();
   app.add_option("--replicate", c->replicate,
                  "nups: number of hot keys to replicate (0: the workload's own hot set)")
@@ -39,10 +52,9 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
       ->capture_default_str();
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");
-  app.add_option("--epochs", c->epochs, "Training epochs")->capture_default_str();
-  app.add_option("--seed", c->seed, "Run seed (every random choice derives from it)")
+  app.add_option("--lookahead", c->zipf.lookahead,
+                 "Clocks (mini-batches) of intent signalled ahead, all workloads")
       ->capture_default_str();
-  app.add_option("--out", c->out_dir, "Directory for result.json");
   app.add_option("--checkpoint-dir", c->checkpoint_dir,
                  "Write consistent checkpoints here (DIR/ckpt-EPOCH, DIR/LATEST)");
   app.add_option("--checkpoint-every", c->checkpoint_every,
@@ -55,25 +67,21 @@ void AddRunFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--pattern", c->pattern, "zipf access pattern: uniform|hot|partitioned|mixed")
       ->capture_default_str();
   app.add_option("--keys", c->zipf.keys, "zipf: number of keys")->capture_default_str();
-  app.add_option("--dim", c->dim,
-                 "Floats per value (zipf, default 16), embedding dim (kge 32 complex, wv 32), "
-                 "rank (mf 32)");
-  app.add_option("--batch-size", c->batch_size,
-                 "Mini-batch size: key accesses (zipf, 64), triples (kge, 128), sentences (wv, "
-                 "16), ratings (mf, 256)");
   app.add_option("--batches", c->zipf.batches_per_epoch, "zipf: mini-batches per worker per epoch")
       ->capture_default_str();
   app.add_option("--skew", c->zipf.skew, "zipf: Zipf exponent of hot accesses")
-      ->capture_default_str();
-  app.add_option("--lookahead", c->zipf.lookahead,
-                 "Clocks (mini-batches) of intent signalled ahead, all workloads")
       ->capture_default_str();
   app.add_option("--compute-per-key", c->zipf.compute_seconds_per_key,
                  "zipf: modelled compute seconds per key access")
       ->capture_default_str();
 }
 
-void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
+void AddRunFlags(CLI::App& app, RunConfig* c) {
+  AddTrainingFlags(app, c);
+  AddClusterFlags(app, c);
+}
+
+void AddModelFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--data", c->data_dir,
                  "Prepared data set (augur data ...); without it kge/wv prepare WordNet into "
                  "results/cache/ on first use and mf generates its matrix in memory");
@@ -83,20 +91,14 @@ void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
                  "How training data is split over workers: random | graph (clustered by a "
                  "graph partition) | block (mf only: rows and columns blocked, DSGD sub-epochs)")
       ->capture_default_str();
-  app.add_option("--sampling", c->sampling,
-                 "kge/wv: how negatives are drawn through the PS sampling access: "
-                 "naive|preloc|pool|local (local does not preserve the distribution)")
-      ->capture_default_str();
-  app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
-      ->capture_default_str();
-  app.add_option("--negatives", c->negatives, "Negatives per true example (kge 10, wv 5)");
+  app.add_option("--negatives", c->negatives,
+                 "kge: negatives per true triple in total, split between corrupted heads and "
+                 "corrupted tails (10); wv: negatives per (center, context) pair (5)");
   app.add_option("--lr", c->learning_rate,
                  "Learning rate (kge AdaGrad 0.1, wv SGD 0.025, mf SGD 0.02)");
-  app.add_option("--compute-per-sample", c->compute_seconds_per_sample,
-                 "Modelled compute seconds per example on virtual-time backends "
-                 "(kge 2.5e-6, wv 1e-6, mf 1e-7)");
   app.add_option("--eval-triples", c->kge.eval_triples,
-                 "kge: valid/test triples ranked at the end (0 = all)")
+                 "kge: valid and test triples ranked at the end: a seeded sample of this many "
+                 "of each split (0 = the whole split)")
       ->capture_default_str();
   app.add_option("--window", c->wv.window, "wv: maximal context window")->capture_default_str();
   app.add_option("--min-count", c->wv.min_count, "wv: minimal word count")->capture_default_str();
@@ -108,6 +110,28 @@ void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--mf-nnz", c->mf.gen_nnz, "mf without --data: cells")->capture_default_str();
   app.add_option("--mf-skew", c->mf.gen_skew, "mf without --data: Zipf exponent")
       ->capture_default_str();
+}
+
+void AddClusterWorkloadFlags(CLI::App& app, RunConfig* c) {
+  app.add_option("--sampling", c->sampling,
+                 "kge/wv: how negatives are drawn through the PS sampling access: "
+                 "naive|preloc|pool|local (local does not preserve the distribution)")
+      ->capture_default_str();
+  app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
+      ->capture_default_str();
+  app.add_option("--compute-per-sample", c->compute_seconds_per_sample,
+                 "Modelled compute seconds per example on virtual-time backends "
+                 "(kge 2.5e-6, wv 1e-6, mf 1e-7)");
+}
+
+void AddWorkloadFlags(CLI::App& app, RunConfig* c) {
+  AddModelFlags(app, c);
+  AddClusterWorkloadFlags(app, c);
+}
+
+void AddSingleFlags(CLI::App& app, RunConfig* c) {
+  AddTrainingFlags(app, c);
+  AddModelFlags(app, c);
 }
 
 void AddNetworkModelFlags(CLI::App& app, RunFlagText* t) {

@@ -1,4 +1,5 @@
-// Flags shared by every command that runs a cluster (loopback, sim, run).
+// Flags of the training commands (loopback, sim, run, launch, single), in
+// groups: a command adds the groups whose flags it uses.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,9 +15,24 @@ struct RunFlagText {  // unit-bearing flags, parsed after CLI11 (see units.h)
   std::string jitter = "0s";
 };
 
+// Flags of every training command, `augur single` included: --workers,
+// --workload, --epochs, --seed, --out, --dim, --batch-size.
+void AddTrainingFlags(CLI::App& app, RunConfig* config);
+// Flags that only mean something with a parameter server: --nodes, --policy,
+// --sync-*, --replicate, --act-immediately, --lookahead, checkpoints,
+// --verify and the zipf workload's flags.
+void AddClusterFlags(CLI::App& app, RunConfig* config);
+// AddTrainingFlags + AddClusterFlags: the flags of loopback, sim, run, launch.
 void AddRunFlags(CLI::App& app, RunConfig* config);
-// Flags of the real workloads (kge, wv, mf): --data, --partition, --negatives, ...
+// Flags of the real workloads' models and data (kge, wv, mf): --data,
+// --partition, --negatives, --lr, --eval-triples, ...
+void AddModelFlags(CLI::App& app, RunConfig* config);
+// Real-workload flags of PS runs only: --sampling, --reuse, --compute-per-sample.
+void AddClusterWorkloadFlags(CLI::App& app, RunConfig* config);
+// AddModelFlags + AddClusterWorkloadFlags.
 void AddWorkloadFlags(CLI::App& app, RunConfig* config);
+// Everything `augur single` accepts: AddTrainingFlags + AddModelFlags.
+void AddSingleFlags(CLI::App& app, RunConfig* config);
 void AddNetworkModelFlags(CLI::App& app, RunFlagText* text);
 // Parses the unit-bearing flags into config and validates it.
 Status FinishRunConfig(const RunFlagText& text, RunConfig* config);

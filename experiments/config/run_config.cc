@@ -47,7 +47,7 @@ Status RunConfig::Validate() {
     return Status::Error("--checkpoint-every needs --checkpoint-dir");
   if (!checkpoint_dir.empty() && checkpoint_every == 0) checkpoint_every = 1;
   if ((!checkpoint_dir.empty() || !resume_dir.empty()) && backend == "single")
-    return Status::Error("--checkpoint-dir/--resume: --backend single has no checkpoints");
+    return Status::Error("--checkpoint-dir/--resume: augur single has no checkpoints");
   zipf.pattern = *p;
   zipf.epochs = epochs;
   zipf.verify = verify;
@@ -57,43 +57,47 @@ Status RunConfig::Validate() {
 }
 
 nlohmann::json RunConfig::ToJson() const {
-  return {
-      {"backend", backend},
-      {"workload", workload},
-      {"policy", policy},
-      {"sync_period_seconds", sync_period_seconds},
-      {"sync_significance", sync_significance},
-      {"sync_max_deferred", sync_max_deferred},
-      {"sync_round_keys", sync_round_keys},
-      {"replicate", replicate},
-      {"act_immediately", act_immediately},
-      {"nodes", nodes},
-      {"workers_per_node", workers},
-      {"seed", seed},
-      {"epochs", epochs},
-      {"verify", verify},
-      {"zipf",
-       {{"keys", zipf.keys},
-        {"dim", zipf.dim},
-        {"batch_size", zipf.batch_size},
-        {"batches_per_epoch", zipf.batches_per_epoch},
-        {"pattern", pattern},
-        {"skew", zipf.skew},
-        {"lookahead", zipf.lookahead},
-        {"compute_seconds_per_key", zipf.compute_seconds_per_key}}},
-      {"checkpoint",
-       {{"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}}},
-      {"data_dir", data_dir},
-      {"partition", partition},
-      {"sampling", {{"scheme", sampling}, {"reuse", reuse}}},
-      {"kge", augur::ToJson(kge)},
-      {"wv", augur::ToJson(wv)},
-      {"mf", augur::ToJson(mf)},
-      {"network",
-       {{"bandwidth_bytes_per_second", network.bandwidth_bytes_per_second},
-        {"latency_seconds", network.latency_seconds},
-        {"jitter_seconds", network.jitter_seconds}}},
+  const bool cluster = backend != "single";
+  nlohmann::json j = {
+      {"backend", backend},          {"workload", workload}, {"nodes", nodes},
+      {"workers_per_node", workers}, {"seed", seed},         {"epochs", epochs},
   };
+  if (cluster) {
+    j["policy"] = policy;
+    j["sync_period_seconds"] = sync_period_seconds;
+    j["sync_significance"] = sync_significance;
+    j["sync_max_deferred"] = sync_max_deferred;
+    j["sync_round_keys"] = sync_round_keys;
+    j["replicate"] = replicate;
+    j["act_immediately"] = act_immediately;
+    j["lookahead"] = zipf.lookahead;
+    j["verify"] = verify;
+    j["checkpoint"] = {
+        {"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}};
+  }
+  if (backend == "loopback") {
+    j["network"] = {{"bandwidth_bytes_per_second", network.bandwidth_bytes_per_second},
+                    {"latency_seconds", network.latency_seconds},
+                    {"jitter_seconds", network.jitter_seconds}};
+  }
+  if (workload == "zipf") {
+    j["zipf"] = {{"keys", zipf.keys},
+                 {"dim", zipf.dim},
+                 {"batch_size", zipf.batch_size},
+                 {"batches_per_epoch", zipf.batches_per_epoch},
+                 {"pattern", pattern},
+                 {"skew", zipf.skew},
+                 {"compute_seconds_per_key", zipf.compute_seconds_per_key}};
+    return j;
+  }
+  j["data_dir"] = data_dir;
+  j["partition"] = partition;
+  if (cluster && (workload == "kge" || workload == "wv"))
+    j["sampling"] = {{"scheme", sampling}, {"reuse", reuse}};
+  if (workload == "kge") j["kge"] = augur::ToJson(kge);
+  if (workload == "wv") j["wv"] = augur::ToJson(wv);
+  if (workload == "mf") j["mf"] = augur::ToJson(mf);
+  return j;
 }
 
 }  // namespace augur

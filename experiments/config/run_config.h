@@ -2,7 +2,8 @@
 //
 // Filled from CLI flags (experiments/cli), validated once by Validate(), and
 // written next to every result (ToJson). Backend-specific sections are plain
-// members; a backend ignores the others.
+// members; a backend ignores the others, and ToJson writes only the sections
+// that apply to the chosen backend and workload.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ namespace augur {
 struct RunConfig {
   std::string backend = "loopback";  // loopback | tcp | sim
   std::string workload = "zipf";
-  std::string policy = "classic";
+  std::string policy = "adaptive";  // --policy (core/policy)
   uint32_t nodes = 4;
   uint32_t workers = 2;  // per node
   uint64_t seed = 1;

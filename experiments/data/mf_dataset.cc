@@ -89,13 +89,24 @@ Result<MfDataset> GenerateMf(const MfGenOptions& o) {
 }
 
 Status WriteMfDataset(const MfDataset& d, const MfGenOptions& o, const std::string& dir) {
+  return WriteMfDataset(d,
+                        nlohmann::json{{"format", "augur-mf-1"},
+                                       {"source", "augur data mf (Zipf-skewed synthetic matrix)"},
+                                       {"skew", o.skew},
+                                       {"true_rank", o.true_rank},
+                                       {"noise", o.noise},
+                                       {"seed", o.seed}},
+                        dir);
+}
+
+Status WriteMfDataset(const MfDataset& d, nlohmann::json meta, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
-  const nlohmann::json meta = {
-      {"format", "augur-mf-1"},   {"rows", d.rows},        {"cols", d.cols},
-      {"train", d.train.size()},  {"test", d.test.size()}, {"skew", o.skew},
-      {"true_rank", o.true_rank}, {"noise", o.noise},      {"seed", o.seed}};
+  meta["rows"] = d.rows;
+  meta["cols"] = d.cols;
+  meta["train"] = d.train.size();
+  meta["test"] = d.test.size();
   if (Status s = WriteTextFile(dir + "/train.tsv", RatingsTsv(d.train)); !s.ok()) return s;
   if (Status s = WriteTextFile(dir + "/test.tsv", RatingsTsv(d.test)); !s.ok()) return s;
   return WriteTextFile(dir + "/meta.json", meta.dump(2) + "\n");

@@ -7,13 +7,14 @@
 // is the dot product of hidden rank-`true_rank` factors (N(0, 1/sqrt(rank))
 // per element, deterministic per row/column) plus N(0, noise) noise; a
 // seeded `test_fraction` of cells is held out.
-// Directory format (`augur data mf`):
+// Directory format (`augur data mf`; see experiments/data/README.md):
 //   train.tsv, test.tsv   row<TAB>col<TAB>value
 //   meta.json             rows, cols, counts, skew, seed (rows and cols are required)
 // Threading: plain values.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct MfGenOptions {
 Result<MfDataset> GenerateMf(const MfGenOptions& options);
 
 Status WriteMfDataset(const MfDataset& data, const MfGenOptions& options, const std::string& dir);
+// Writes train.tsv, test.tsv and `meta` (which gets rows and cols) into dir.
+Status WriteMfDataset(const MfDataset& data, nlohmann::json meta, const std::string& dir);
 Result<MfDataset> ReadMfDataset(const std::string& dir);
 
 }  // namespace augur

@@ -1,12 +1,9 @@
 #include "experiments/data/text_corpus.h"
 
-#include <algorithm>
-#include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
+#include "experiments/data/corpus_builder.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/data/wordnet_reader.h"
 
@@ -40,45 +37,16 @@ void Tokenize(std::string_view text, std::vector<std::string>* out) {
 
 Result<uint64_t> BuildWordNetTextCorpus(const std::string& wordnet_dir,
                                         const std::string& out_dir) {
-  std::ostringstream corpus;
-  std::unordered_map<std::string, uint64_t> counts;
-  uint64_t sentences = 0, tokens = 0;
-  std::vector<std::string> words;
+  CorpusBuilder corpus;
   auto on_synset = [&](const WordNetSynset& s) {
-    for (std::string_view piece : SplitOn(s.gloss, ';')) {
-      words.clear();
-      Tokenize(piece, &words);
-      if (words.size() < 2) continue;
-      for (size_t i = 0; i < words.size(); ++i) {
-        corpus << (i ? " " : "") << words[i];
-        ++counts[words[i]];
-      }
-      corpus << '\n';
-      ++sentences;
-      tokens += words.size();
-    }
+    for (std::string_view piece : SplitOn(s.gloss, ';')) corpus.AddSentence(piece);
   };
   Result<WordNetGraph> g = ReadWordNet(wordnet_dir, on_synset);
   if (!g.ok()) return g.status();
-  std::vector<std::pair<std::string, uint64_t>> vocab(counts.begin(), counts.end());
-  std::sort(vocab.begin(), vocab.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  std::ostringstream v;
-  v << "# word\tcount\n";
-  for (const auto& [w, c] : vocab) v << w << '\t' << c << '\n';
-  const nlohmann::json meta = {{"source", "WordNet 3.0 glosses and examples (" + wordnet_dir + ")"},
-                               {"format", "augur-text-1"},
-                               {"sentences", sentences},
-                               {"tokens", tokens},
-                               {"vocabulary", vocab.size()}};
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Status::Error("cannot create " + out_dir + ": " + ec.message());
-  if (Status s = WriteTextFile(out_dir + "/corpus.txt", corpus.str()); !s.ok()) return s;
-  if (Status s = WriteTextFile(out_dir + "/vocab.tsv", v.str()); !s.ok()) return s;
-  if (Status s = WriteTextFile(out_dir + "/meta.json", meta.dump(2) + "\n"); !s.ok()) return s;
-  return sentences;
+  const nlohmann::json meta = {
+      {"source", "WordNet 3.0 glosses and examples (" + wordnet_dir + ")"}};
+  if (Status s = corpus.Write(meta, out_dir); !s.ok()) return s;
+  return corpus.sentences();
 }
 
 Result<TextCorpus> ReadTextCorpus(const std::string& dir, uint64_t min_count) {

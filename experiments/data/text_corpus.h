@@ -6,7 +6,7 @@
 // ASCII letters, digits, '\'' and '-' (lowercased; leading/trailing '\'' and
 // '-' stripped); everything else separates tokens. Sentences with fewer than
 // two tokens are dropped.
-// Directory format (written by `augur data text`):
+// Directory format (written by `augur data text`, through CorpusBuilder):
 //   corpus.txt   one sentence per line, tokens separated by single spaces
 //   vocab.tsv    word<TAB>count, by count descending, then word
 //   meta.json    sentences, tokens, vocabulary size, source

@@ -4,7 +4,7 @@
 # with the matching platform; prints measured vs predicted epoch time and
 # their ratio (goal: within 25%).
 #
-#   experiments/fidelity/fidelity.sh [BUILD_DIR]      (needs root, iproute2 with tc)
+#   experiments/fidelity/fidelity.sh [BUILD_DIR]      (needs root; installs iproute2, iputils-ping)
 #
 # Real side: namespaces <tag>-0..2 (10.78.0.1-3/24) joined by veth pairs to a
 # bridge in <tag>-br; every veth end shaped with `tc ... tbf` to RATE in both
@@ -24,10 +24,18 @@ build=${1:-build}
 [[ "$build" == /* ]] || build="$AUGUR_ROOT/$build"
 augur="$build/bin/augur"
 [[ -x "$augur" ]] || { echo "fidelity: $augur not found (build the augur target first)" >&2; exit 2; }
-if [[ $(id -u) -ne 0 ]] || ! command -v ip > /dev/null || ! command -v tc > /dev/null; then
-  echo "fidelity: needs root and iproute2 (ip, tc) for network namespaces" >&2
+if [[ $(id -u) -ne 0 ]]; then
+  echo "fidelity: needs root for network namespaces (ip, tc) and to install missing tools" >&2
   exit 2
 fi
+# The tools this script calls (ip and tc from iproute2, ping from iputils-ping,
+# python3) are in scripts/lib/deps.sh's AUGUR_PACKAGES: install what is missing.
+# shellcheck source=scripts/lib/deps.sh
+source "$AUGUR_ROOT/scripts/lib/deps.sh"
+install_deps
+for tool in ip tc ping; do
+  command -v "$tool" > /dev/null || { echo "fidelity: '$tool' is missing after install_deps" >&2; exit 2; }
+done
 PY=/usr/bin/python3
 rate=${RATE:-100mbit}
 lat=${LAT:-200us}

@@ -24,7 +24,7 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   nlohmann::json j;
   j["backend"] = backend;
   j["workload"] = config.value("workload", "");
-  j["policy"] = config.value("policy", "");
+  if (config.contains("policy")) j["policy"] = config["policy"];  // none for `augur single`
   j["nodes"] = config.value("nodes", 0);
   j["workers_per_node"] = config.value("workers_per_node", 0);
   j["epochs"] = epoch_seconds.size();

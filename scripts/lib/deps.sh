@@ -5,7 +5,8 @@ AUGUR_PACKAGES=(
   git cmake ninja-build g++ clang clang-format pkg-config
   libsimgrid-dev libboost-graph-dev libeigen3-dev catch2 libbenchmark-dev
   libasio-dev libcli11-dev nlohmann-json3-dev
-  iproute2 openmpi-bin openssh-client procps
+  iproute2 iputils-ping openmpi-bin openssh-client procps
+  openssh-server slurmctld slurmd slurm-client
   wordnet-base
   python3-matplotlib python3-pandas python3-ipykernel python3-nbformat jupyter-nbconvert
 )

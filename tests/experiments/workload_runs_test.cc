@@ -23,6 +23,7 @@ RunConfig TinyConfig(const std::string& workload, const std::string& data_dir, u
   c.data_dir = data_dir;
   c.epochs = epochs;
   c.seed = 3;
+  c.policy = "classic";  // the PS runs below compare the static partitioning to the baseline
   c.kge.dim = 16;
   c.kge.batch_size = 32;
   c.kge.eval_triples = 0;

@@ -89,6 +89,24 @@ put("mf_dataset", "tiny", MARK.join([meta, "# row\tcol\tvalue\n0\t0\t1.5\n1\t3\t
                                      "2\t1\t0.5\n"]))
 put("mf_dataset", "bad_value", MARK.join([meta, "0\t0\tnan\n", ""]))
 
+put("kg_import", "files", MARK.join(["/m/a\tlikes\t/m/b\n/m/b\tlikes\t42\n# c\n42\thates\t/m/a\n",
+                                    "/m/a\tlikes\t42\nzed\tlikes\t/m/a\n",
+                                    "42\thates\t/m/b\n"]))
+put("kg_import", "split", "a\tr\tb\nb\tr\tc\nc\tr\ta\na\ts\tc\nb\ts\ta\nc\ts\tb\n")
+put("kg_import", "two_fields", "a\tr\tb\na\tr\n")
+
+put("mf_import", "matrix_market", "%%MatrixMarket matrix coordinate real general\n% c\n3 4 3\n"
+    "1 1 4.5\n3 4 2\n2 2 -1e0\n")
+put("mf_import", "mm_count", "%%MatrixMarket matrix coordinate integer general\n2 2 3\n1 1 1\n")
+put("mf_import", "ratings_csv", "userId,movieId,rating,timestamp\n1,1,4.0,964982703\n"
+    "1,3,4.0,964981247\n2,333,4.0,1445715029\n")
+put("mf_import", "ratings_dat", "1::1193::5::978300760\n1::661::3::978302109\n2::1193::4::1\n")
+put("mf_import", "tsv", "u1\ti1\t1\nu2\ti1\t2.5\nu1\ti2\tx\n")
+
+put("text_import", "two_files", MARK.join(["The cat sat on the mat.\n\nIt's a well-known fact!\n",
+                                         "Caf\u00e9 au lait; s'il vous pla\u00eet\n"]))
+put("text_import", "bad_utf8", b"fine line here\n\xc3\x28 bad\n")
+
 put("hostfile", "plain", "# cluster\nnode1\nnode2 slots=4\nnode3 2 # two ranks\n")
 put("hostfile", "bad", "node1 slots=0\n")
 

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# `augur data kg|text|mf` on files this test writes itself, each trained for one
+# epoch with `augur single` (issue 17); bad files are exit code 2 with
+# FILE:LINE and leave no output directory; the new-user rough edges: `single`
+# refuses cluster flags, unknown flags name the subcommand's help, a plain
+# `augur sim` runs the adaptive policy. Usage: data_import_cli_test.sh AUGUR
+set -euo pipefail
+augur=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+# jq-free JSON access: json FILE EXPR (a Python expression on `j`).
+json() { /usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# expect_refused CODE PATTERN CMD...: CMD exits CODE with one stderr line matching PATTERN.
+expect_refused() {
+  local code=$1 pattern=$2 rc=0
+  shift 2
+  "$@" > "$work/out" 2> "$work/err" || rc=$?
+  [ "$rc" -eq "$code" ] || { cat "$work/err" >&2; fail "$* exited $rc, expected $code"; }
+  [ "$(wc -l < "$work/err")" -eq 1 ] || { cat "$work/err" >&2; fail "$*: not one stderr line"; }
+  grep -qE -- "$pattern" "$work/err" || { cat "$work/err" >&2; fail "$*: stderr lacks '$pattern'"; }
+}
+single=(single --epochs 1 --threads 1 --dim 8)
+
+# --- a knowledge graph of named entities and relations, three TSV files -------------
+mkdir "$work/in"
+for e in $(seq 0 59); do
+  for r in 0 1; do
+    printf 'Q%d\tP%d\tQ%d\n' "$e" "$r" $(( (e * 7 + r + 1) % 60 )) >> "$work/in/train.tsv"
+  done
+done
+printf 'Q1\tP0\tQ5\nQ2\tP1\tQ9\nQ1\tP0\tnobody\n' > "$work/in/valid.tsv"
+printf 'Q3\tP1\tQ4\nQ7\tP9\tQ8\n' > "$work/in/test.tsv"
+"$augur" data kg --train "$work/in/train.tsv" --valid "$work/in/valid.tsv" \
+  --test "$work/in/test.tsv" --out "$work/kg" > "$work/kg.log"
+grep -q 'valid 1, test 1' "$work/kg.log" || { cat "$work/kg.log"; fail "kg: dropped counts not reported"; }
+[ "$(json "$work/kg/meta.json" 'j["entities"], j["relations"], j["train"], j["valid"], j["valid_dropped"], j["test_dropped"]')" = "(60, 2, 120, 2, 1, 1)" ] ||
+  fail "kg meta.json: $(cat "$work/kg/meta.json")"
+[ "$(sed -n 2p "$work/kg/entities.tsv" | cut -f2)" = "Q0" ] || fail "kg: first entity is not Q0"
+"$augur" "${single[@]}" --workload kge --data "$work/kg" --eval-triples 0 --out "$work/r-kge" > "$work/log" ||
+  { cat "$work/log"; fail "single kge on the imported KG"; }
+[ "$(json "$work/r-kge/result.json" 'j["samples"]')" = "120" ] || fail "kge did not train 120 triples"
+ok "kg: 3 TSV files imported and trained"
+
+"$augur" data kg --train "$work/in/train.tsv" --split 5,5 --seed 3 --out "$work/kg-split" > /dev/null
+[ "$(json "$work/kg-split/meta.json" 'j["train"], j["valid"], j["test"]')" = "(110, 5, 5)" ] ||
+  fail "kg --split: $(cat "$work/kg-split/meta.json")"
+ok "kg --split"
+
+# --- plain text ---------------------------------------------------------------------
+words=(red green blue cyan black white pink gold grey teal)
+for i in $(seq 0 399); do
+  echo "The ${words[i % 10]} cat and the ${words[(i * 3) % 10]} dog saw a ${words[(i * 7) % 10]} bird." \
+    >> "$work/in/story.txt"
+done
+"$augur" data text --in "$work/in/story.txt" --out "$work/text" > "$work/text.log"
+[ "$(json "$work/text/meta.json" 'j["sentences"]')" = "400" ] || fail "text: $(cat "$work/text/meta.json")"
+"$augur" "${single[@]}" --workload wv --data "$work/text" --min-count 1 --out "$work/r-wv" > "$work/log" ||
+  { cat "$work/log"; fail "single wv on the imported text"; }
+ok "text imported and trained"
+
+# --- a MatrixMarket file ------------------------------------------------------------
+{
+  echo '%%MatrixMarket matrix coordinate real general'
+  echo '% 30 users x 20 items'
+  echo '30 20 300'
+  for u in $(seq 1 30); do
+    for k in $(seq 0 9); do echo "$u $(( (u + k * 2) % 20 + 1 )) $(( (u + k) % 5 + 1 )).5"; done
+  done
+} > "$work/in/m.mtx"
+"$augur" data mf --in "$work/in/m.mtx" --out "$work/mm" > "$work/mm.log"
+[ "$(json "$work/mm/meta.json" 'j["train"] + j["test"], j["test"]')" = "(300, 30)" ] ||
+  fail "mm: $(cat "$work/mm/meta.json")"
+"$augur" "${single[@]}" --workload mf --data "$work/mm" --out "$work/r-mm" > "$work/log" ||
+  { cat "$work/log"; fail "single mf on the MatrixMarket import"; }
+ok "MatrixMarket imported and trained"
+
+# --- a MovieLens ratings.csv --------------------------------------------------------
+{
+  echo 'userId,movieId,rating,timestamp'
+  for u in $(seq 1 40); do
+    for k in 0 1 2 3 4 5; do echo "$u,$(( (u * 13 + k * 101) % 97 )),$(( (u + k) % 5 )).0,9649827$k$u"; done
+  done
+} > "$work/in/ratings.csv"
+"$augur" data mf --in "$work/in/ratings.csv" --test-share 0.2 --seed 4 --out "$work/ml" > "$work/ml.log"
+[ "$(json "$work/ml/meta.json" 'j["header"], j["rows"], j["train"] + j["test"]')" = "(True, 40, 240)" ] ||
+  fail "ratings.csv: $(cat "$work/ml/meta.json")"
+"$augur" "${single[@]}" --workload mf --data "$work/ml" --out "$work/r-ml" > "$work/log" ||
+  { cat "$work/log"; fail "single mf on ratings.csv"; }
+json "$work/r-ml/result.json" 'j["config"]' | grep -q negatives && fail "mf result.json shows negatives"
+json "$work/r-ml/result.json" '"policy" in j or "policy" in j["config"]' | grep -q True &&
+  fail "single result.json records a policy"
+ok "ratings.csv imported and trained"
+
+# --- bad files: exit 2, FILE:LINE, nothing left behind ------------------------------
+printf 'a\tr\tb\na\tr\n' > "$work/in/bad.tsv"
+expect_refused 2 "^augur: $work/in/bad.tsv:2: expected head<TAB>relation<TAB>tail, got 2 fields$" \
+  "$augur" data kg --train "$work/in/bad.tsv" --split 1,1 --out "$work/bad-kg"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 4 1\n' > "$work/in/bad.mtx"
+expect_refused 2 "^augur: $work/in/bad.mtx:4: column index '4' is outside 1..3" \
+  "$augur" data mf --in "$work/in/bad.mtx" --out "$work/bad-mm"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n' > "$work/in/short.mtx"
+expect_refused 2 "^augur: $work/in/short.mtx:2: the size line declares 3 entries, the file has 1" \
+  "$augur" data mf --in "$work/in/short.mtx" --out "$work/bad-mm"
+printf 'userId,movieId,rating\n1,2,good\n' > "$work/in/bad.csv"
+expect_refused 2 "^augur: $work/in/bad.csv:2: rating 'good' is not a finite number" \
+  "$augur" data mf --in "$work/in/bad.csv" --out "$work/bad-mm"
+printf 'ok line here\n\xff\xfe\n' > "$work/in/bad.txt"
+expect_refused 2 "^augur: $work/in/bad.txt:2: not valid UTF-8" \
+  "$augur" data text --in "$work/in/bad.txt" --out "$work/bad-text"
+leftovers=$(find "$work" -maxdepth 1 -name 'bad-*')
+[ -z "$leftovers" ] || fail "a failed import left $leftovers"
+ok "bad files: exit 2 with FILE:LINE, no output directory"
+
+# --- augur data --help describes every format -----------------------------------------
+"$augur" data --help > "$work/help"
+for s in 'KG directory' 'Text directory' 'mf directory' 'KG input' 'Text input' 'MatrixMarket' \
+  'ratings.csv' 'ratings.dat'; do
+  grep -q "$s" "$work/help" || fail "augur data --help lacks '$s'"
+done
+ok "augur data --help"
+
+# --- single refuses cluster flags; unknown flags name the subcommand's help -------
+expect_refused 2 '^augur: error: --nodes is a cluster flag' \
+  "$augur" single --workload mf --nodes 3
+expect_refused 2 '^augur: error: --policy is a cluster flag' \
+  "$augur" single --workload mf --policy classic
+expect_refused 2 '^augur: error: --act-immediately is a cluster flag' \
+  "$augur" single --workload mf --act-immediately
+expect_refused 2 '^augur: error: --checkpoint-dir: augur single has no checkpoints' \
+  "$augur" single --workload mf --checkpoint-dir "$work/ck"
+grep -q -- '--backend' "$work/err" && fail "--checkpoint-dir with single mentions --backend"
+"$augur" single --help > "$work/help"
+for f in --nodes --policy --sync-period --sampling --lookahead --checkpoint-dir; do
+  grep -q -- "$f" "$work/help" && fail "augur single --help lists $f"
+done
+grep -q -- '2×dim floats' "$work/help" || fail "--dim help does not say rows of 2×dim floats"
+grep -q -- 'split between corrupted heads' "$work/help" || fail "--negatives help"
+expect_refused 2 'see augur sim --help\)$' "$augur" sim --no-such-flag
+expect_refused 2 'see augur data kg --help\)$' "$augur" data kg --train x --out y --bogus
+ok "single refuses cluster flags; unknown flags name the subcommand's help"
+
+# --- a plain augur sim runs the adaptive policy ----------------------------------------
+"$augur" sim --nodes 2 --keys 2000 --batches 5 --no-progress --out "$work/sim" > "$work/log" ||
+  { cat "$work/log"; fail "plain augur sim"; }
+[ "$(json "$work/sim/result.json" 'j["policy"]')" = "adaptive" ] || fail "default policy is not adaptive"
+json "$work/sim/result.json" 'j["config"]' | grep -q "'kge'" && fail "zipf result.json shows kge options"
+ok "plain augur sim records policy adaptive"
+echo "PASS"

@@ -1,0 +1,65 @@
+// RunConfig (issue 17): the default policy, and result.json's config showing
+// only what applies to the chosen backend and workload. Unit label: fast.
+#include "experiments/config/run_config.h"
+
+#include <catch2/catch.hpp>
+
+namespace augur {
+namespace {
+
+TEST_CASE("the default policy is adaptive", "[config]") {
+  RunConfig c;
+  REQUIRE(c.Validate().ok());
+  CHECK(c.policy == "adaptive");
+  CHECK(c.ToJson()["policy"] == "adaptive");
+}
+
+TEST_CASE("config json shows only the chosen workload's options", "[config]") {
+  RunConfig c;
+  c.workload = "mf";
+  REQUIRE(c.Validate().ok());
+  nlohmann::json j = c.ToJson();
+  CHECK(j.contains("mf"));
+  CHECK_FALSE(j.contains("kge"));
+  CHECK_FALSE(j.contains("wv"));
+  CHECK_FALSE(j.contains("zipf"));
+  CHECK_FALSE(j.contains("sampling"));  // mf draws no negatives
+  CHECK(j.dump().find("negatives") == std::string::npos);
+  CHECK(j.contains("lookahead"));  // every PS workload signals intent
+
+  c.workload = "zipf";
+  j = c.ToJson();
+  CHECK(j.contains("zipf"));
+  CHECK_FALSE(j.contains("kge"));
+  CHECK_FALSE(j.contains("data_dir"));
+  CHECK(j["zipf"]["dim"] == 16);
+
+  c.workload = "kge";
+  j = c.ToJson();
+  CHECK(j.contains("kge"));
+  CHECK(j.contains("sampling"));
+  CHECK_FALSE(j.contains("mf"));
+}
+
+TEST_CASE("a single-node config has no cluster options", "[config]") {
+  RunConfig c;
+  c.backend = "single";
+  c.workload = "kge";
+  c.nodes = 1;
+  REQUIRE(c.Validate().ok());
+  const nlohmann::json j = c.ToJson();
+  for (const char* key : {"policy", "sync_period_seconds", "replicate", "sampling", "checkpoint",
+                          "network", "lookahead", "verify"}) {
+    INFO(key);
+    CHECK_FALSE(j.contains(key));
+  }
+  CHECK(j.contains("kge"));
+  c.checkpoint_dir = "/tmp/x";
+  const Status s = c.Validate();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message().find("--backend") == std::string::npos);  // the user gave no --backend
+  CHECK(s.message().find("augur single has no checkpoints") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace augur
