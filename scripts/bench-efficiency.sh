@@ -83,9 +83,12 @@ if [ ! -f "$cache/text/corpus.txt" ]; then
 fi
 
 declare -A job
-job[kge]="--workload kge --data $cache/kge50k --dim 50 --negatives 12 --epochs 3 --eval-triples 20 --sampling local"
+job[kge]="--workload kge --data $cache/kge50k --dim 50 --negatives 12 --epochs 3 --eval-triples 20"
 job[wv]="--workload wv --data $cache/text --epochs 2"
 job[mf]="--workload mf --mf-rows 20000 --mf-cols 2000 --mf-nnz 1000000 --dim 32 --epochs 4"
+# Flags only the parameter server takes (augur single refuses them).
+declare -A cluster
+cluster[kge]="--sampling local"
 policies=(classic replicate-all relocate nups adaptive)
 half=$((threads / 2))
 
@@ -99,9 +102,9 @@ run() {
   # shellcheck disable=SC2086  # the job flags are words
   case $cfg in
     single) "${wrap[@]}" "$augur" single ${job[$wl]} --threads "$threads" --out "$dir" ;;
-    tcp1-*) "${wrap[@]}" "$augur" launch --local 1 -- ${job[$wl]} --workers "$threads" \
+    tcp1-*) "${wrap[@]}" "$augur" launch --local 1 -- ${job[$wl]} ${cluster[$wl]:-} --workers "$threads" \
       --policy "${cfg#tcp1-}" --out "$dir" ;;
-    tcp2-*) "${wrap[@]}" "$augur" launch --local 2 -- ${job[$wl]} --workers "$half" \
+    tcp2-*) "${wrap[@]}" "$augur" launch --local 2 -- ${job[$wl]} ${cluster[$wl]:-} --workers "$half" \
       --policy "${cfg#tcp2-}" --out "$dir" ;;
   esac >"$dir/log.txt" 2>&1 || { tail -5 "$dir/log.txt" >&2; log "$wl $cfg failed"; exit 1; }
 }

@@ -75,6 +75,11 @@ class FlatKeyMap {
 
   size_t size() const { return size_; }
   size_t capacity() const { return buckets_.size(); }
+  // Where the bucket `hash` probes first lives: base + (hash & mask) * stride.
+  // Valid until the next insert (which may rehash); for prefetch hints.
+  const char* bucket_base() const { return reinterpret_cast<const char*>(buckets_.data()); }
+  size_t bucket_mask() const { return mask_; }
+  static size_t bucket_stride() { return sizeof(Bucket); }
 
   template <typename F>
   void ForEach(F&& f) {

@@ -25,7 +25,10 @@ ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, uint64_t hash, CopyKi
   float* base = s.arena.At(slot.offset);
   std::fill_n(base + slot.length, slot.length * optimizer_.StateRows(),
               optimizer_.initial_accumulator);
-  return s.index.InsertHashed(key, hash, slot).first;
+  Slot* inserted = s.index.InsertHashed(key, hash, slot).first;
+  s.hint_base.store(s.index.bucket_base(), std::memory_order_relaxed);
+  s.hint_mask.store(s.index.bucket_mask(), std::memory_order_relaxed);
+  return inserted;
 }
 
 void ParamStore::Free(Stripe& s, const Slot& slot) {
@@ -58,6 +61,22 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
   // Counting sort of key indices by stripe (stripe_start[s] ends as the end of s).
   for (uint32_t i = 0; i < keys.size(); ++i)
     sc->order[sc->stripe_start[StripeOfHash(sc->hashes[i])]++] = i;
+  // Buckets of the keys from `from` on, up to kPrefetchKeys of them, from the
+  // stripes' lock-free hints: the misses of the next groups overlap the
+  // work on this one.
+  constexpr uint32_t kPrefetchKeys = 16;
+  uint32_t hinted = 0;
+  const auto hint = [&](uint32_t upto) {
+    for (; hinted < std::min<uint32_t>(upto, keys.size()); ++hinted) {
+      const uint64_t h = sc->hashes[sc->order[hinted]];
+      const Stripe& s = stripes_[StripeOfHash(h)];
+      const char* base = s.hint_base.load(std::memory_order_relaxed);
+      if (base != nullptr)
+        __builtin_prefetch(base + (h & s.hint_mask.load(std::memory_order_relaxed)) *
+                                      FlatKeyMap<Slot>::bucket_stride());
+    }
+  };
+  hint(kPrefetchKeys);
   uint32_t begin = 0;
   for (size_t st = 0; st < stripes; ++st) {
     const uint32_t end = sc->stripe_start[st];
@@ -70,10 +89,15 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
       const Slot* slot = create ? FindOrCreate(s, keys[i], sc->hashes[i])
                                 : s.index.FindHashed(keys[i], sc->hashes[i]);
       if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
-      __builtin_prefetch(s.arena.At(slot->offset));
+      // Every line of the row (value, state, delta): the copies below wait
+      // on all of them at once, not line by line.
+      const char* row = reinterpret_cast<const char*>(s.arena.At(slot->offset));
+      const size_t bytes = SlotFloats(*slot) * sizeof(float);
+      for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
       sc->slots[j] = *slot;
       sc->found[i] = 1;
     }
+    hint(end + kPrefetchKeys);
     for (uint32_t j = begin; j < end; ++j) {
       if (!sc->found[sc->order[j]]) continue;
       Entry e = View(s, sc->slots[j]);

@@ -161,6 +161,11 @@ class ParamStore {
     SpinLock lock;
     FlatKeyMap<Slot> index;
     RowArena arena;
+    // Where the index's buckets were at its last insert, readable without
+    // the lock: batch calls prefetch the next stripe group's buckets from it
+    // while they work on this one. A stale hint only prefetches a useless line.
+    std::atomic<const char*> hint_base{nullptr};
+    std::atomic<uint64_t> hint_mask{0};
   };
 
   // Stripe from high hash bits, bucket from low bits: independent choices.

@@ -197,6 +197,13 @@ void BatchJob::Report(RunResult* result) const {
     result->totals += *m;
   }
   result->extra["train_loss_per_epoch"] = losses;
+  // How the workers reached the rows held on their node (core/README.md).
+  result->extra["row_access"] =
+      config_.nodes == 1
+          ? "direct: the store's rows updated in place without locks (Hogwild, as the "
+            "single-node baseline)"
+          : "pull/push copies; mf steps in place under the stripe locks where the main copies "
+            "are local";
   result->extra["partition"] = partition_info_;
   if (NegativeDistribution() != nullptr) {
     // Keys returned by PullSample and draws from the workload's distribution

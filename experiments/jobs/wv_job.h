@@ -4,12 +4,16 @@
 // (Worker::PullSample on the batch's prepared handle; unigram^0.75 is the
 // sampler's distribution), the negatives' output rows; run the SGD steps on the local copies
 // exactly as the single-node trainer does, and push the steps as gradients for the server-side SGD
-// optimizer. Intent covers the kept words' input and output rows.
+// optimizer. On a one-node cluster the same steps run on the store's rows
+// directly, found by word (DenseRows; Hogwild, as the baseline). Intent
+// covers the kept words' input and output rows.
 // Threading: see BatchJob.
 #pragma once
 
 #include <memory>
+#include <vector>
 
+#include "experiments/jobs/dense_rows.h"
 #include "experiments/jobs/task_job.h"
 #include "experiments/workloads/wv_task.h"
 
@@ -27,6 +31,23 @@ class WvJob final : public TaskJob<WvTask> {
   std::function<Key(Rng&)> NegativeDistribution() const override;
   uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+
+ private:
+  // One node: the rows in the store, found by word (DenseRows), no copies.
+  struct KeyOfInput {
+    Key operator()(uint64_t word) const { return WvTask::InputKey(static_cast<uint32_t>(word)); }
+  };
+  struct KeyOfOutput {
+    Key operator()(uint64_t word) const { return WvTask::OutputKey(static_cast<uint32_t>(word)); }
+  };
+  struct DirectRows {
+    DenseRows<KeyOfInput> in;
+    DenseRows<KeyOfOutput> out;
+  };
+  BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, uint32_t epoch,
+                         SampleHandle negatives) const;
+  // Per global worker, built on its first direct batch; written by it only.
+  mutable std::vector<std::unique_ptr<DirectRows>> direct_;
 };
 
 }  // namespace augur
