@@ -29,8 +29,6 @@ void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
 
 bool Worker::IsHeldLocally(Key key) const { return node_.solo() || node_.store().Contains(key); }
 
-bool Worker::CreatesOnTouch() const { return node_.solo(); }
-
 void Worker::CountLocal(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
 
 bool Worker::DirectAccess() const { return node_.solo(); }
@@ -90,8 +88,6 @@ void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
   }
   AddOwn(local_accesses_, uint64_t{entries.size()});
 }
-
-ParamStore& Worker::node_store() { return node_.store(); }
 
 NodeId Worker::node_id() const { return node_.self(); }
 uint32_t Worker::num_nodes() const { return node_.num_nodes(); }

@@ -87,22 +87,6 @@ class Worker {
   void ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries);
   void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> updates);
 
-  // Zero-copy hot path for rows held here: runs f(std::span<ParamStore::Entry>)
-  // on the main copies of `keys` in place, under their stripe locks
-  // (ParamStore::WithMainCopies), and counts them as local accesses. What f
-  // writes to the values (and optimizer state) is an update of the main
-  // copy, applied exactly once, like a Push that was waited for. Returns
-  // false without calling f when a key is not a main copy on this node right
-  // now (remote, in transfer, or only a replica): use Pull/Push for it then.
-  // REQUIRES: as ParamStore::WithMainCopies (few distinct keys; f does not
-  // call into the Worker or the runtime).
-  template <typename F>
-  bool UpdateInPlace(std::span<const Key> keys, F&& f) {
-    if (!node_store().WithMainCopies(keys, CreatesOnTouch(), std::forward<F>(f))) return false;
-    CountLocal(keys.size());
-    return true;
-  }
-
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
   void WaitSync();
@@ -150,8 +134,6 @@ class Worker {
 
  private:
   friend class Node;
-  ParamStore& node_store();
-  bool CreatesOnTouch() const;  // a one-node cluster: absent keys are created on the hot path
   void CountLocal(uint64_t accesses);
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);

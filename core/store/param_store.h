@@ -112,21 +112,6 @@ class ParamStore {
   // resolved view): a caller caching views drops them when it changes.
   uint64_t moves() const { return moves_.load(std::memory_order_acquire); }
 
-  // In-place access to a few main copies at once (zero-copy hot path): runs
-  // f(std::span<Entry> entries), entries[i] being keys[i]'s main copy, with
-  // the stripe locks of all of them held (taken in stripe order, so callers
-  // never deadlock; a stripe shared by two keys is locked once). Returns
-  // false without calling f when a key is absent or only a replica here,
-  // unless `create` (then an absent key is created as a main copy, as in
-  // the batch calls). What f writes is applied exactly once, like a push,
-  // and no other access to these rows interleaves with it. Entry::version
-  // is null here (it belongs to the protocol).
-  // REQUIRES: 1 <= keys.size() <= kMaxInPlaceKeys, no key twice; f must not
-  // call into the store or the runtime.
-  static constexpr size_t kMaxInPlaceKeys = 8;
-  template <typename F>
-  bool WithMainCopies(std::span<const Key> keys, bool create, F&& f);
-
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
   template <typename F>
   bool With(Key key, bool create, F&& f) {
@@ -199,46 +184,5 @@ class ParamStore {
   uint64_t stripe_mask_;
   std::atomic<uint64_t> moves_{0};
 };
-
-template <typename F>
-bool ParamStore::WithMainCopies(std::span<const Key> keys, bool create, F&& f) {
-  const size_t n = keys.size();
-  AUGUR_CHECK(n >= 1 && n <= kMaxInPlaceKeys, "%zu keys for in-place access", n);
-  uint64_t hashes[kMaxInPlaceKeys];
-  uint64_t stripes[kMaxInPlaceKeys];  // distinct, ascending
-  size_t locked = 0;
-  for (size_t i = 0; i < n; ++i) {
-    hashes[i] = Mix64(keys[i]);
-    const uint64_t st = StripeOfHash(hashes[i]);
-    size_t at = locked;
-    while (at > 0 && stripes[at - 1] > st) --at;
-    if (at > 0 && stripes[at - 1] == st) continue;
-    for (size_t j = locked; j > at; --j) stripes[j] = stripes[j - 1];
-    stripes[at] = st;
-    ++locked;
-  }
-  for (size_t j = 0; j < locked; ++j) stripes_[stripes[j]].lock.lock();
-  // Slots are copied (offsets stay valid) and viewed only once every key is
-  // found: creating one may grow its stripe's arena and index.
-  Slot slots[kMaxInPlaceKeys];
-  bool all = true;
-  for (size_t i = 0; i < n && all; ++i) {
-    Stripe& s = stripes_[StripeOfHash(hashes[i])];
-    const Slot* slot =
-        create ? FindOrCreate(s, keys[i], hashes[i]) : s.index.FindHashed(keys[i], hashes[i]);
-    all = slot != nullptr && slot->kind == CopyKind::kMain;
-    if (all) slots[i] = *slot;
-  }
-  if (all) {
-    Entry entries[kMaxInPlaceKeys];
-    for (size_t i = 0; i < n; ++i) {
-      entries[i] = View(stripes_[StripeOfHash(hashes[i])], slots[i]);
-      entries[i].version = nullptr;  // the protocol's; not for in-place users
-    }
-    f(std::span<Entry>(entries, n));
-  }
-  for (size_t j = locked; j > 0; --j) stripes_[stripes[j - 1]].lock.unlock();
-  return all;
-}
 
 }  // namespace augur

@@ -59,30 +59,20 @@ void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
 BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                              Rng& /*rng*/, SampleHandle /*negatives*/, BatchRows& rows) const {
   if (w.DirectAccess()) return TrainDirect(w, items);
-  BatchStats s;
   rows.Clear();
-  // Ratings trained on pulled copies, with their rows' slots. Not
-  // thread_local: simulated workers share an OS thread and a pull yields.
-  std::vector<std::pair<uint32_t, uint32_t>> copied;
-  std::vector<uint32_t> copied_items;
   for (uint32_t i : items) {
     const Rating& x = task_->data().train[i];
-    const Key keys[2] = {MfTask::RowKey(x.row), MfTask::ColumnKey(x.col)};
-    const bool in_place = w.UpdateInPlace(keys, [&](std::span<ParamStore::Entry> e) {
-      s.loss += task_->TrainRating(x, e[0].value, e[1].value);
-    });
-    if (in_place) continue;
-    copied.emplace_back(rows.Add(keys[0]), rows.Add(keys[1]));
-    copied_items.push_back(i);
+    rows.Add(MfTask::RowKey(x.row));
+    rows.Add(MfTask::ColumnKey(x.col));
   }
-  if (!rows.empty()) {
-    rows.Pull(w, /*keep_original=*/true);
-    for (size_t j = 0; j < copied.size(); ++j) {
-      const Rating& x = task_->data().train[copied_items[j]];
-      s.loss += task_->TrainRating(x, rows.RowAt(copied[j].first), rows.RowAt(copied[j].second));
-    }
-    rows.PushSgdSteps(w, task_->options().learning_rate);
+  rows.Pull(w, /*keep_original=*/true);
+  BatchStats s;
+  for (uint32_t i : items) {
+    const Rating& x = task_->data().train[i];
+    s.loss +=
+        task_->TrainRating(x, rows.Row(MfTask::RowKey(x.row)), rows.Row(MfTask::ColumnKey(x.col)));
   }
+  rows.PushSgdSteps(w, task_->options().learning_rate);
   s.terms = s.samples = items.size();
   return s;
 }

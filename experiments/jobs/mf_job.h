@@ -1,12 +1,10 @@
 // MfJob: SGD matrix factorization (workloads/mf_task.h) on the parameter
-// server. On a one-node cluster the SGD steps run on the store's rows
-// directly (Worker::ResolveDirect: no copy, Hogwild as the baseline).
-// Elsewhere, per rating whose row and column factors are main copies on this
-// node, the step runs on them in place under their stripe locks
-// (Worker::UpdateInPlace: no copy, each step atomic); the other ratings of
-// the batch pull their factors, run the SGD steps on the local copies and
-// push them as gradients for the server-side SGD optimizer. Intent covers
-// the batch's rows and columns.
+// server. Per batch: pull the ratings' row and column factors, run the SGD
+// steps on the local copies, push them as gradients for the server-side SGD
+// optimizer; so the arithmetic does not depend on where a key is, and a
+// resumed run matches an uninterrupted one. On a one-node cluster the steps
+// run on the store's rows directly (Worker::ResolveDirect: no copy, Hogwild
+// as the baseline). Intent covers the batch's rows and columns.
 // Threading: see BatchJob.
 #pragma once
 

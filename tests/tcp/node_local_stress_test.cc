@@ -1,7 +1,7 @@
 // A node's local path under real worker threads over the TCP runtime (run
 // under ThreadSanitizer by scripts/test.sh): pushes that create keys on the
-// hot path, locked in-place updates and direct (zero-copy) access on one
-// node; in-place updates racing with relocations on two adaptive nodes.
+// hot path and direct (zero-copy) access on one node; hot-path pushes and
+// pulls racing with relocations and replica syncs on two adaptive nodes.
 // Every update is an integer, so the final values are exact sums.
 #include <catch2/catch.hpp>
 #include <memory>
@@ -72,7 +72,7 @@ struct Cluster {
   std::vector<std::unique_ptr<TcpRuntime>> runtimes;
 };
 
-TEST_CASE("one node: pushes, in-place and direct updates from 4 threads are each applied once",
+TEST_CASE("one node: pushes and direct updates from 4 threads are each applied once",
           "[tcp][stress]") {
   constexpr uint32_t kWorkers = 4, kRounds = 400, kShared = 256, kOwn = 64;
   Cluster c(1, kWorkers, "adaptive");
@@ -92,11 +92,9 @@ TEST_CASE("one node: pushes, in-place and direct updates from 4 threads are each
       const Key start = rng.Below(kShared);
       for (uint32_t i = 0; i < batch.size(); ++i) batch[i] = (start + i * 5) % kShared;
       w.Wait(w.Push(batch, batch_ones));  // created on first touch, on the hot path
-      const Key first = rng.Below(kShared);
-      const Key pair[2] = {first, (first + 1 + rng.Below(kShared - 1)) % kShared};
-      REQUIRE(w.UpdateInPlace(pair, [](std::span<ParamStore::Entry> e) {
-        for (uint32_t d = 0; d < kDim; ++d) e[0].value[d] += 10.0f, e[1].value[d] += 100.0f;
-      }));
+      std::vector<float> pulled(batch.size() * kDim);
+      w.Wait(w.Pull(batch, pulled));  // values only grow: every update is +1
+      for (float v : pulled) wrong[w.id()] += v < 1.0f;
       w.ResolveDirect(own, &rows);
       w.ApplyDirect(rows, ones);
     }
@@ -110,8 +108,8 @@ TEST_CASE("one node: pushes, in-place and direct updates from 4 threads are each
     }
     w.Barrier();
   });
-  CHECK(wrong[0] == 0);
-  // Shared keys: 16 pushes of 1 per round, 10 and 100 in place, per worker.
+  for (int n : wrong) CHECK(n == 0);
+  // Shared keys: 16 pushes of 1 per round per worker.
   MetricsSnapshot m = c.nodes[0]->Metrics();
   CHECK(m.remote_accesses == 0);
   CHECK(m.messages_sent == 0);
@@ -119,35 +117,32 @@ TEST_CASE("one node: pushes, in-place and direct updates from 4 threads are each
   c.nodes[0]->store().ForEach([&](Key k, ParamStore::Entry& e) {
     if (k < kShared) total += e.value[0];
   });
-  CHECK(total == double{kWorkers} * kRounds * (16 + 10 + 100));
+  CHECK(total == double{kWorkers} * kRounds * 16);
 }
 
-TEST_CASE("two adaptive nodes: in-place updates racing with relocations lose nothing",
+TEST_CASE("two adaptive nodes: hot-path pushes racing with relocations lose nothing",
           "[tcp][stress]") {
   constexpr uint32_t kWorkers = 2, kRounds = 300, kKeys = 96;
   Cluster c(2, kWorkers, "adaptive");
-  std::vector<std::vector<uint64_t>> in_place(4, std::vector<uint64_t>(kKeys, 0));
+  std::vector<uint64_t> local(4, 0);
   std::vector<float> final_values;
   c.Run([&](uint32_t r, Worker& w) {
     const uint32_t g = r * kWorkers + w.id();
     Rng rng(DeriveSeed(5, g, 0));
-    std::vector<float> one(kDim, 1.0f);
+    REQUIRE_FALSE(w.DirectAccess());
+    const std::vector<float> ones(2 * kDim, 1.0f);
+    std::vector<float> seen(2 * kDim);
     for (uint32_t round = 0; round < kRounds; ++round) {
-      const Key k = rng.Below(kKeys);
+      // Intent moves keys towards this node while others push to them.
       const Key next = rng.Below(kKeys);
       w.Intent(std::span<const Key>(&next, 1), w.clock() + 1, w.clock() + 3);
+      const Key k = rng.Below(kKeys);
       const Key pair[2] = {k, (k + 1) % kKeys};
-      if (w.UpdateInPlace(pair, [](std::span<ParamStore::Entry> e) {
-            for (uint32_t d = 0; d < kDim; ++d) e[0].value[d] += 1.0f, e[1].value[d] += 1.0f;
-          })) {
-        ++in_place[g][pair[0]];
-        ++in_place[g][pair[1]];
-      } else {
-        std::vector<float> ones(2 * kDim, 1.0f);
-        w.Wait(w.Push(pair, ones));
-      }
+      w.Push(pair, ones);
+      w.Wait(w.Pull(pair, seen));
       w.AdvanceClock();
     }
+    local[g] = w.local_accesses();
     // Flush every replica, then refresh them once all flushes are in: a
     // replica read below holds every update.
     w.WaitSync();
@@ -164,11 +159,10 @@ TEST_CASE("two adaptive nodes: in-place updates racing with relocations lose not
   });
   double total = 0;
   for (float v : final_values) total += v;
-  CHECK(total == double{4} * kRounds * 2 * kDim);  // every update, in place or pushed
-  uint64_t local = 0;
-  for (const auto& g : in_place)
-    for (uint64_t n : g) local += n;
-  CHECK(local > 0);  // the in-place path ran
+  CHECK(total == double{4} * kRounds * 2 * kDim);  // every push exactly once
+  uint64_t hot = 0;
+  for (uint64_t n : local) hot += n;
+  CHECK(hot > 0);  // some accesses took the hot path
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // ParamStore under real threads (also built into augur_tcp_tests, so it runs
-// under ThreadSanitizer too): concurrent batch pushes that create keys, in-place
-// updates of key pairs, direct views held while other threads grow the same
+// under ThreadSanitizer too): concurrent batch pushes that create keys, single
+// pushes and pulls, direct views held while other threads grow the same
 // stripes, and churn (Install/Remove) on other keys. Every update is an
 // integer, so the final values are exact sums: a lost, doubled or torn
 // update fails the test. Seeded: each thread's key sequence is deterministic.
@@ -22,7 +22,7 @@ TEST_CASE("ParamStore keeps every update exactly once under concurrent threads",
   ParamStore store(ValueLayout(kDim), nullptr, OptimizerConfig{}, /*stripes=*/8);
   constexpr uint32_t kThreads = 4, kRounds = 300, kBatch = 32;
   std::vector<std::vector<uint64_t>> pushes(kThreads, std::vector<uint64_t>(kKeys, 0));
-  std::vector<std::vector<uint64_t>> in_place(kThreads, std::vector<uint64_t>(kKeys, 0));
+  std::vector<std::vector<uint64_t>> singles(kThreads, std::vector<uint64_t>(kKeys, 0));
   std::vector<int> bad_views(kThreads, 0);
   std::vector<std::thread> threads;
   for (uint32_t t = 0; t < kThreads; ++t) {
@@ -39,19 +39,14 @@ TEST_CASE("ParamStore keeps every update exactly once under concurrent threads",
         for (uint32_t i = 0; i < kBatch; ++i) keys[i] = (start + i * 7) % kKeys;
         store.PushBatch(keys, offsets, ones.data(), &scratch, /*create=*/true);
         for (Key k : keys) ++pushes[t][k];
-        // In place: two keys at once, +2 on the first and +3 on the second.
-        const Key first = rng.Below(kKeys);
-        const Key both[2] = {first, (first + 1 + rng.Below(kKeys - 1)) % kKeys};
-        const bool done = store.WithMainCopies(both, /*create=*/true, [](auto entries) {
-          for (uint32_t d = 0; d < kDim; ++d) {
-            entries[0].value[d] += 2.0f;
-            entries[1].value[d] += 3.0f;
-          }
-        });
-        if (done) {
-          in_place[t][both[0]] += 2;
-          in_place[t][both[1]] += 3;
-        }
+        // Single-key pushes of 2 on another key, and a pull that must see
+        // this thread's own pushes at least.
+        const Key single = rng.Below(kKeys);
+        std::vector<float> twos(kDim, 2.0f), seen(kDim);
+        REQUIRE(store.Push(single, twos.data(), /*create=*/true));
+        singles[t][single] += 2;
+        REQUIRE(store.Pull(single, seen.data(), false));
+        if (seen[0] < static_cast<float>(pushes[t][single] + singles[t][single])) ++bad_views[t];
         // Churn on keys nobody else touches: rows are freed and reused,
         // arenas grow, which must not move the rows the others hold.
         const Key mine = (Key{1} << 40) + t * 100000 + round;
@@ -75,7 +70,7 @@ TEST_CASE("ParamStore keeps every update exactly once under concurrent threads",
   uint64_t checked = 0;
   for (Key k = 0; k < kKeys; ++k) {
     uint64_t expected = 0;
-    for (uint32_t t = 0; t < kThreads; ++t) expected += pushes[t][k] + in_place[t][k];
+    for (uint32_t t = 0; t < kThreads; ++t) expected += pushes[t][k] + singles[t][k];
     if (!store.Pull(k, out.data(), false)) {
       CHECK(expected == 0);
       continue;
