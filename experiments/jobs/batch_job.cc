@@ -1,6 +1,7 @@
 #include "experiments/jobs/batch_job.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <unordered_map>
 
@@ -169,7 +170,13 @@ void BatchJob::RunWorker(Worker& w) {
   AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   w.Barrier();  // every node took its snapshot before evaluation traffic starts
-  if (records) quality_ = Evaluate(w);
+  if (records) {
+    // Wall time on every backend (virtual clocks do not advance here).
+    const auto eval_start = std::chrono::steady_clock::now();
+    quality_ = Evaluate(w);
+    eval_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - eval_start).count();
+  }
   w.Barrier();  // no node stops serving while node 0 still evaluates
 }
 
@@ -215,7 +222,10 @@ void BatchJob::Report(RunResult* result) const {
                                  {"distribution_draws", draws_->load()}};
   }
   if (resume_.has_value()) result->extra["resumed_after_epoch"] = StartEpoch();
-  if (!quality_.is_null()) result->extra["quality"] = quality_;
+  if (!quality_.is_null()) {
+    result->extra["quality"] = quality_;
+    result->extra["eval_seconds"] = eval_seconds_;  // apart from the epochs and their traffic
+  }
 }
 
 }  // namespace augur

@@ -127,6 +127,7 @@ class BatchJob : public Job {
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
   nlohmann::json quality_;
+  double eval_seconds_ = 0;  // node 0's worker 0: the evaluation's wall time
   // Draws from NegativeDistribution() by this process's samplers (all workers).
   std::shared_ptr<std::atomic<uint64_t>> draws_;
 };

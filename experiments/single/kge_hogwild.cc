@@ -66,7 +66,9 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   result.extra["epoch_cpu_seconds"] = cpu_seconds;
   result.samples = uint64_t{config.epochs} * data.train.size();
   result.extra["train_loss_per_epoch"] = losses;
+  const auto eval_start = std::chrono::steady_clock::now();
   result.extra["quality"] = task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
+  result.extra["eval_seconds"] = SecondsSince(eval_start);
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }

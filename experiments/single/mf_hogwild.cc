@@ -50,7 +50,9 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   result.samples = uint64_t{config.epochs} * data.train.size();
   result.extra["train_rmse_per_epoch"] = losses;
   result.extra["train_loss_per_epoch"] = mse;
+  const auto eval_start = std::chrono::steady_clock::now();
   result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
+  result.extra["eval_seconds"] = SecondsSince(eval_start);
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }

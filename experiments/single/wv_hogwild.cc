@@ -52,7 +52,9 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
   result.extra["epoch_cpu_seconds"] = cpu_seconds;
   result.samples = uint64_t{config.epochs} * task.train_tokens();
   result.extra["train_loss_per_epoch"] = losses;
+  const auto eval_start = std::chrono::steady_clock::now();
   result.extra["quality"] = task.Evaluate(in.data(), out.data());
+  result.extra["eval_seconds"] = SecondsSince(eval_start);
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }
