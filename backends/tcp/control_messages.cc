@@ -79,6 +79,7 @@ std::vector<uint8_t> EncodeHello(const Hello& m) {
   w.U32(m.rank);
   w.U32(m.nodes);
   w.Text(m.cluster_id);
+  w.U8(m.wire_security);
   w.Bytes(m.nonce);
   return w.Take();
 }
@@ -97,6 +98,7 @@ Result<Hello> DecodeHello(std::span<const uint8_t> payload) {
   if (!r.U32(&m.rank)) return r.Fail("rank");
   if (!r.U32(&m.nodes)) return r.Fail("nodes");
   if (!r.Text(&m.cluster_id, kMaxText)) return r.Fail("cluster_id");
+  if (!r.U8(&m.wire_security)) return r.Fail("wire_security");
   if (!r.Bytes(m.nonce)) return r.Fail("nonce");
   if (Status s = r.Finish(); !s.ok()) return s;
   return m;

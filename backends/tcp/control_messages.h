@@ -18,7 +18,8 @@
 namespace augur::tcp {
 
 // Version of the transport protocol (envelope, control messages, handshake).
-inline constexpr uint16_t kTransportVersion = 1;
+// 2: hello carries the wire security mode; frames after the handshake are protected.
+inline constexpr uint16_t kTransportVersion = 2;
 
 using Nonce = std::array<uint8_t, 32>;
 using Mac = std::array<uint8_t, 32>;
@@ -29,6 +30,7 @@ struct Hello {
   uint32_t rank = 0;              // sender's rank
   uint32_t nodes = 0;             // cluster size the sender was started with
   std::string cluster_id;
+  uint8_t wire_security = 0;  // WireSecurity (frame_protection.h) the sender requires
   Nonce nonce{};
 };
 

@@ -29,7 +29,7 @@ Result<bool> FrameReader::Next(Frame* out) {
   const size_t have = end_ - begin_;
   if (have < kTransportHeaderBytes) return false;
   const std::span<const uint8_t> bytes(buffer_.data() + begin_, have);
-  Result<TransportHeader> h = DecodeTransportHeader(bytes, max_frame_bytes_);
+  Result<TransportHeader> h = DecodeTransportHeader(bytes, max_frame_bytes_, limit_name_);
   if (!h.ok()) return h.status();
   const size_t total = kTransportHeaderBytes + h->payload_length;
   if (have < total) {
@@ -37,7 +37,15 @@ Result<bool> FrameReader::Next(Frame* out) {
     return false;
   }
   need_ = 0;
-  const std::span<const uint8_t> payload = bytes.subspan(kTransportHeaderBytes, h->payload_length);
+  std::span<const uint8_t> payload = bytes.subspan(kTransportHeaderBytes, h->payload_length);
+  if (opener_) {
+    const std::span<uint8_t> sealed(buffer_.data() + begin_ + kTransportHeaderBytes,
+                                    h->payload_length);
+    if (Status s = opener_->Open(bytes.first(kTransportHeaderBytes), sealed); !s.ok()) {
+      return s.WithContext(std::string(FrameKindName(h->kind)) + " frame");
+    }
+    payload = payload.first(payload.size() - kFrameTagBytes);
+  }
   if (h->kind == FrameKind::kData) {
     Result<FrameHeader> core = DecodeHeader(payload);
     if (!core.ok()) return core.status().WithContext("data frame");

@@ -4,16 +4,20 @@
 // them, then drains whole frames with Next(). Every header is validated before
 // its payload is buffered (so an oversized length is refused before any
 // allocation), and a kData payload must be exactly one valid core frame
-// (core/codec DecodeHeader, body length consistent). Errors are one-line
+// (core/codec DecodeHeader, body length consistent). Once Protect()ed, every
+// frame is authenticated (and decrypted) before it is returned, and one that
+// fails is an error. Errors are one-line
 // reasons suitable for "dropped connection from PEER: REASON".
 // Owned by one connection; used by its current reader only (the I/O thread
 // or a parked worker, see peer_connection.h).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "backends/tcp/frame_protection.h"
 #include "backends/tcp/transport_frame.h"
 #include "core/base/status.h"
 
@@ -26,7 +30,20 @@ struct Frame {
 
 class FrameReader {
  public:
-  explicit FrameReader(uint32_t max_frame_bytes) : max_frame_bytes_(max_frame_bytes) {}
+  // `max_frame_bytes` limits the payload a header may declare, checked
+  // before anything is buffered for it.
+  // `limit_name` names the limit in errors.
+  explicit FrameReader(uint32_t max_frame_bytes, const char* limit_name = "--max-frame-bytes")
+      : max_frame_bytes_(max_frame_bytes), limit_name_(limit_name) {}
+
+  // Applies to the next header onwards.
+  void SetMaxFrameBytes(uint32_t max_frame_bytes, const char* limit_name = "--max-frame-bytes") {
+    max_frame_bytes_ = max_frame_bytes;
+    limit_name_ = limit_name;
+  }
+  // From the next frame on, every frame must carry a valid tag for `opener`'s
+  // key and sequence (frame_protection.h); the payload returned excludes it.
+  void Protect(std::unique_ptr<FrameOpener> opener) { opener_ = std::move(opener); }
 
   // Space to read into: at least `min_bytes`, more if the frame being
   // assembled needs it. Invalidates payload spans returned earlier.
@@ -40,9 +57,13 @@ class FrameReader {
   // At end of stream: an error if a partial frame is buffered ("truncated").
   Status CheckCleanEof() const;
   size_t buffered() const { return end_ - begin_; }
+  // Bytes of buffer held (what a peer has made this reader allocate).
+  size_t allocated() const { return buffer_.capacity(); }
 
  private:
-  const uint32_t max_frame_bytes_;
+  uint32_t max_frame_bytes_;
+  const char* limit_name_;
+  std::unique_ptr<FrameOpener> opener_;  // null: frames are not protected
   std::vector<uint8_t> buffer_;
   size_t begin_ = 0;  // first unconsumed byte
   size_t end_ = 0;    // one past the last committed byte

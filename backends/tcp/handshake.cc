@@ -1,12 +1,15 @@
 #include "backends/tcp/handshake.h"
 
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
-#include <random>
 
-#include "backends/tcp/hmac_sha256.h"
+#include "backends/tcp/crypto.h"
+#include "core/base/check.h"
 #include "core/codec/codec.h"
 
 namespace augur::tcp {
@@ -19,6 +22,7 @@ Mac ComputeMac(const HandshakeConfig& c, const char* role, uint32_t dialer_rank,
   msg.push_back(0);
   msg.insert(msg.end(), c.cluster_id.begin(), c.cluster_id.end());
   msg.push_back(0);
+  msg.push_back(static_cast<uint8_t>(c.wire_security));
   for (uint32_t v : {dialer_rank, acceptor_rank, c.nodes}) {
     for (int i = 0; i < 4; ++i) msg.push_back(static_cast<uint8_t>(v >> (8 * i)));
   }
@@ -32,13 +36,23 @@ const char* kWrongSecret = "HMAC mismatch: the peer holds a different secret (ch
 }  // namespace
 
 Nonce RandomNonce() {
-  std::random_device rd;  // /dev/urandom on Linux
-  Nonce n;
-  for (size_t i = 0; i < n.size(); i += 4) {
-    const uint32_t v = rd();
-    for (size_t j = 0; j < 4; ++j) n[i + j] = static_cast<uint8_t>(v >> (8 * j));
-  }
+  Nonce n{};
+  const Status s = RandomBytes(n);
+  AUGUR_CHECK(s.ok(), "%s", s.message().c_str());
   return n;
+}
+
+Result<FrameKeys> DeriveConnectionKeys(const HandshakeConfig& c, uint32_t dialer_rank,
+                                       uint32_t acceptor_rank, const Nonce& dialer_nonce,
+                                       const Nonce& acceptor_nonce) {
+  FrameKeyContext k;
+  k.secret = c.secret;
+  k.cluster_id = c.cluster_id;
+  k.dialer_rank = dialer_rank;
+  k.acceptor_rank = acceptor_rank;
+  k.nodes = c.nodes;
+  k.mode = c.wire_security;
+  return DeriveFrameKeys(k, dialer_nonce, acceptor_nonce);
 }
 
 Hello MakeHello(const HandshakeConfig& c, const Nonce& nonce) {
@@ -47,6 +61,7 @@ Hello MakeHello(const HandshakeConfig& c, const Nonce& nonce) {
   h.rank = c.rank;
   h.nodes = c.nodes;
   h.cluster_id = c.cluster_id;
+  h.wire_security = static_cast<uint8_t>(c.wire_security);
   h.nonce = nonce;
   return h;
 }
@@ -63,6 +78,13 @@ Status CheckHello(const HandshakeConfig& c, const Hello& h) {
   if (h.nodes != c.nodes) {
     return Status::Error("peer was started with --nodes " + std::to_string(h.nodes) +
                          ", this node with " + std::to_string(c.nodes));
+  }
+  if (h.wire_security != static_cast<uint8_t>(c.wire_security)) {
+    const char* theirs = h.wire_security <= static_cast<uint8_t>(WireSecurity::kEncrypt)
+                             ? WireSecurityName(static_cast<WireSecurity>(h.wire_security))
+                             : "unknown";
+    return Status::Error(std::string("peer was started with --wire-security ") + theirs +
+                         ", this node with " + WireSecurityName(c.wire_security));
   }
   if (h.rank >= c.nodes || h.rank == c.rank) {
     return Status::Error("peer claims rank " + std::to_string(h.rank) +
@@ -119,15 +141,28 @@ Result<std::vector<uint8_t>> LoadSecret(const std::string& path) {
 }
 
 Status GenerateSecretFile(const std::string& path) {
-  const Nonce a = RandomNonce();
-  const std::string hex = ToHex(a) + "\n";
-  const mode_t old = umask(077);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  umask(old);
-  if (!out) return Status::Error("cannot write secret file " + path);
-  out << hex;
-  if (!out) return Status::Error("error writing secret file " + path);
-  chmod(path.c_str(), 0600);
+  Nonce bytes{};
+  if (Status s = RandomBytes(bytes); !s.ok()) return s.WithContext("secret file " + path);
+  const std::string hex = ToHex(bytes) + "\n";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    return Status::Error("cannot create secret file " + path + ": " + std::strerror(err) +
+                         (err == EEXIST ? " (remove it, or pass it with --secret-file)" : ""));
+  }
+  size_t done = 0;
+  while (done < hex.size()) {
+    const ssize_t n = ::write(fd, hex.data() + done, hex.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(path.c_str());
+      return Status::Error("error writing secret file " + path + ": " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) return Status::Error("error closing secret file " + path);
   return Status::Ok();
 }
 

@@ -6,15 +6,22 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
+
+#include "core/base/check.h"
 
 namespace augur::tcp {
 
 namespace {
 
-// Upper bound on frames per gather write (two iovecs each; the kernel's limit is 1024).
+// Upper bound on frames per gather write (three iovecs each; the kernel's limit is 1024).
 constexpr size_t kMaxFramesPerWrite = 256;
+// Read buffer: small while the peer is a stranger (a whole handshake frame
+// fits), large once it is a member.
+constexpr size_t kStrangerReadBytes = kTransportHeaderBytes + kMaxHandshakeFrameBytes;
+constexpr size_t kMemberReadBytes = 256 * 1024;
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -34,7 +41,9 @@ PeerConnection::PeerConnection(asio::ip::tcp::socket socket, SocketPoller& polle
       expected_rank_(expected_rank),
       handshake_(handshake),
       listener_(listener),
-      reader_(max_frame_bytes),
+      max_frame_bytes_(max_frame_bytes),
+      created_(std::chrono::steady_clock::now()),
+      reader_(kMaxHandshakeFrameBytes, "the pre-authentication limit of"),
       state_(role == Role::kDialer ? State::kAwaitChallenge : State::kAwaitHello),
       last_receive_ns_(NowNs()) {
   asio::error_code ec;
@@ -79,7 +88,8 @@ void PeerConnection::MarkReceived() { last_receive_ns_.store(NowNs(), std::memor
 
 PeerConnection::Received PeerConnection::ReceiveSome() {
   for (;;) {
-    const std::span<uint8_t> space = reader_.Prepare();
+    const std::span<uint8_t> space =
+        reader_.Prepare(was_authenticated_ ? kMemberReadBytes : kStrangerReadBytes);
     const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
     if (n > 0) {
       MarkReceived();
@@ -243,12 +253,14 @@ Status PeerConnection::HandleHandshake(const Frame& f) {
     if (!ch.ok()) return ch.status();
     if (Status s = CheckChallenge(handshake_, my_nonce_, *ch, expected_rank_); !s.ok()) return s;
     peer_rank_ = ch->rank;
+    peer_nonce_ = ch->nonce;
     Send(FrameKind::kProof, EncodeProof(MakeProof(handshake_, my_nonce_, *ch)));
   } else {
     Result<Proof> p = DecodeProof(f.payload);
     if (!p.ok()) return p.status();
     if (Status s = CheckProof(handshake_, hello_, my_nonce_, *p); !s.ok()) return s;
   }
+  if (Status s = Protect(); !s.ok()) return s;
   state_ = State::kOpen;
   was_authenticated_ = true;
   {
@@ -258,14 +270,73 @@ Status PeerConnection::HandleHandshake(const Frame& f) {
   return listener_.OnAuthenticated(*this);
 }
 
+Status PeerConnection::Protect() {
+  reader_.SetMaxFrameBytes(max_frame_bytes_ + static_cast<uint32_t>(kFrameTagBytes));
+  const WireSecurity mode = handshake_.wire_security;
+  if (mode == WireSecurity::kNone) return Status::Ok();
+  const bool dialer = role_ == Role::kDialer;
+  const uint32_t me = handshake_.rank, peer = static_cast<uint32_t>(peer_rank_);
+  Result<FrameKeys> keys =
+      dialer ? DeriveConnectionKeys(handshake_, me, peer, my_nonce_, peer_nonce_)
+             : DeriveConnectionKeys(handshake_, peer, me, hello_.nonce, my_nonce_);
+  if (!keys.ok()) return keys.status();
+  Result<std::unique_ptr<FrameSealer>> sealer =
+      FrameSealer::Create(mode, dialer ? keys->dialer_to_acceptor : keys->acceptor_to_dialer);
+  if (!sealer.ok()) return sealer.status();
+  Result<std::unique_ptr<FrameOpener>> opener =
+      FrameOpener::Create(mode, dialer ? keys->acceptor_to_dialer : keys->dialer_to_acceptor);
+  if (!opener.ok()) return opener.status();
+  reader_.Protect(std::move(*opener));
+  std::lock_guard<std::mutex> g(mu_);
+  sealer_ = std::move(*sealer);
+  return Status::Ok();
+}
+
+Result<PeerConnection::Outgoing> PeerConnection::MakeOutgoingLocked(FrameKind kind,
+                                                                    std::vector<uint8_t> payload) {
+  const size_t tag_bytes = sealer_ ? kFrameTagBytes : 0;
+  // The transport refuses larger frames before they get here (TcpTransport::Send).
+  AUGUR_CHECK(payload.size() + tag_bytes <= UINT32_MAX, "%s frame of %zu bytes",
+              FrameKindName(kind), payload.size());
+  Outgoing o{EncodeTransportHeader(kind, static_cast<uint32_t>(payload.size() + tag_bytes)),
+             std::move(payload),
+             {},
+             tag_bytes,
+             0};
+  if (sealer_) {
+    if (Status s = sealer_->Seal(o.header, o.payload, o.tag); !s.ok()) return s;
+  }
+  return o;
+}
+
+size_t PeerConnection::Outgoing::Unwritten(iovec* iov) const {
+  size_t count = 0;
+  size_t skip = written;
+  const std::pair<const uint8_t*, size_t> parts[] = {
+      {header.data(), header.size()}, {payload.data(), payload.size()}, {tag.data(), tag_bytes}};
+  for (const auto& [data, size] : parts) {
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    iov[count++] = {const_cast<uint8_t*>(data) + skip, size - skip};
+    skip = 0;
+  }
+  return count;
+}
+
 void PeerConnection::Send(FrameKind kind, std::vector<uint8_t> payload) {
   if (state_ == State::kClosed) return;
   bool shut = false;
   {
     std::lock_guard<std::mutex> g(mu_);
     if (shutdown_requested_ || write_closed_) return;
-    const uint32_t length = static_cast<uint32_t>(payload.size());
-    queue_.push_back(Outgoing{EncodeTransportHeader(kind, length), std::move(payload)});
+    Result<Outgoing> o = MakeOutgoingLocked(kind, std::move(payload));
+    if (!o.ok()) {
+      OnWriteError(o.status().message());
+      return;
+    }
+    queue_.push_back(std::move(*o));
     shut = WriteLocked();
   }
   if (shut) MaybeFinish();
@@ -274,44 +345,39 @@ void PeerConnection::Send(FrameKind kind, std::vector<uint8_t> payload) {
 bool PeerConnection::TrySendNow(FrameKind kind, std::vector<uint8_t>& payload) {
   std::lock_guard<std::mutex> g(mu_);
   if (write_closed_ || shutdown_requested_ || !queue_.empty() || fd_ < 0) return false;
-  Outgoing o{EncodeTransportHeader(kind, static_cast<uint32_t>(payload.size())), {}};
-  iovec iov[2] = {{o.header.data(), o.header.size()}, {payload.data(), payload.size()}};
+  Result<Outgoing> o = MakeOutgoingLocked(kind, std::move(payload));
+  if (!o.ok()) {
+    OnWriteError(o.status().message());  // the connection is going; the frame with it
+    return true;
+  }
+  iovec iov[3];
   msghdr msg{};
   msg.msg_iov = iov;
-  msg.msg_iovlen = payload.empty() ? 1 : 2;
+  msg.msg_iovlen = o->Unwritten(iov);
   ssize_t n;
   do {
     n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
-  if (n >= 0 && static_cast<size_t>(n) == o.header.size() + payload.size()) return true;
+  if (n >= 0 && static_cast<size_t>(n) == o->total()) return true;
   if (n < 0 && !WouldBlock(errno)) {
-    OnWriteError(errno);  // the connection is going; the frame with it
+    OnWriteError(std::strerror(errno));  // the connection is going; the frame with it
     return true;
   }
   // The socket took part of it, or none: the I/O thread writes the rest once it is writable.
-  o.payload = std::move(payload);
-  o.written = n > 0 ? static_cast<size_t>(n) : 0;
-  queue_.push_back(std::move(o));
+  o->written = n > 0 ? static_cast<size_t>(n) : 0;
+  queue_.push_back(std::move(*o));
   UpdateEventsLocked();
   return true;
 }
 
 bool PeerConnection::WriteLocked() {
   while (!queue_.empty() && !write_closed_) {
-    iovec iov[2 * kMaxFramesPerWrite];
+    iovec iov[3 * kMaxFramesPerWrite];
     size_t count = 0;
     size_t frames = 0;
     for (auto it = queue_.begin(); it != queue_.end() && frames < kMaxFramesPerWrite;
          ++it, ++frames) {
-      size_t skip = it->written;  // only the first frame may be partly written
-      if (skip < it->header.size()) {
-        iov[count++] = {it->header.data() + skip, it->header.size() - skip};
-        skip = 0;
-      } else {
-        skip -= it->header.size();
-      }
-      if (it->payload.size() > skip)
-        iov[count++] = {it->payload.data() + skip, it->payload.size() - skip};
+      count += it->Unwritten(iov + count);  // only the first frame may be partly written
     }
     msghdr msg{};
     msg.msg_iov = iov;
@@ -320,13 +386,13 @@ bool PeerConnection::WriteLocked() {
     if (n < 0) {
       if (errno == EINTR) continue;
       if (WouldBlock(errno)) break;
-      OnWriteError(errno);
+      OnWriteError(std::strerror(errno));
       return false;
     }
     size_t left = static_cast<size_t>(n);
     while (left > 0) {
       Outgoing& o = queue_.front();
-      const size_t rest = o.header.size() + o.payload.size() - o.written;
+      const size_t rest = o.total() - o.written;
       if (left < rest) {
         o.written += left;
         break;
@@ -345,11 +411,11 @@ bool PeerConnection::WriteLocked() {
   return shut;
 }
 
-void PeerConnection::OnWriteError(int err) {
+void PeerConnection::OnWriteError(const std::string& why) {
   write_closed_ = true;
   queue_.clear();
   UpdateEventsLocked();
-  asio::post(poller_.io(), [self = shared_from_this(), why = std::string(std::strerror(err))] {
+  asio::post(poller_.io(), [self = shared_from_this(), why] {
     self->Close(Status::Error("write failed: " + why));
   });
 }

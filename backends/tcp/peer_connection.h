@@ -1,7 +1,12 @@
 // PeerConnection: one authenticated TCP stream between two ranks.
 //
 // Runs the handshake (handshake.h) as dialer or acceptor, then reassembles
-// frames (frame_reader.h) and hands each to its Listener. The socket is a
+// frames (frame_reader.h) and hands each to its Listener. Before the
+// handshake completes no frame longer than kMaxHandshakeFrameBytes is
+// accepted (refused from its header) and the read buffer stays that small;
+// after it, every frame in both directions is protected with the
+// connection's own keys (frame_protection.h, --wire-security), sealed when
+// it is queued (queue order is wire order) and opened by the frame reader. The socket is a
 // plain non-blocking descriptor watched by the transport's SocketPoller.
 // Outgoing frames are written at once as far as the socket takes them; the
 // rest waits in a queue that the I/O thread writes when the socket is
@@ -21,6 +26,8 @@
 // worker methods on any thread. Owned by shared_ptr (posted handlers hold a
 // reference); the Listener and the poller must outlive it.
 #pragma once
+
+#include <sys/uio.h>
 
 #include <array>
 #include <asio.hpp>
@@ -63,6 +70,7 @@ class PeerConnection : public SocketPoller::Pollable,
   using DataSink = std::function<Status(std::span<const uint8_t> payload)>;
 
   // expected_rank: the rank a dialer expects to reach (-1: any, for the coordinator).
+  // max_frame_bytes: the largest payload accepted once authenticated.
   // Takes the socket's descriptor out of Asio.
   PeerConnection(asio::ip::tcp::socket socket, SocketPoller& poller, Role role,
                  int64_t expected_rank, const HandshakeConfig& handshake, uint32_t max_frame_bytes,
@@ -102,6 +110,8 @@ class PeerConnection : public SocketPoller::Pollable,
   std::string remote_host() const { return remote_host_; }
   asio::ip::tcp::endpoint local_endpoint() const { return local_; }
   std::chrono::steady_clock::time_point last_receive() const;
+  // When the connection was set up (for --handshake-timeout).
+  std::chrono::steady_clock::time_point created() const { return created_; }
   bool closed() const { return state_ == State::kClosed; }
 
  private:
@@ -110,7 +120,12 @@ class PeerConnection : public SocketPoller::Pollable,
   struct Outgoing {
     std::array<uint8_t, kTransportHeaderBytes> header;
     std::vector<uint8_t> payload;
-    size_t written = 0;  // bytes of header + payload already on the wire
+    std::array<uint8_t, kFrameTagBytes> tag;
+    size_t tag_bytes = 0;  // 0 before the handshake completes or with --wire-security none
+    size_t written = 0;    // bytes of header + payload + tag already on the wire
+    size_t total() const { return header.size() + payload.size() + tag_bytes; }
+    // Appends the iovecs of what is not yet written; returns how many.
+    size_t Unwritten(iovec* iov) const;
   };
 
   void OnPollEvents(uint32_t events) override;
@@ -120,6 +135,11 @@ class PeerConnection : public SocketPoller::Pollable,
   void OnEof();
   Status HandleFrame(const Frame& f);
   Status HandleHandshake(const Frame& f);
+  // Derives the connection's keys once both nonces are known and protects
+  // both directions from the next frame on.
+  Status Protect();
+  // REQUIRES: mu_ held. Frames `payload` (sealing it once protected).
+  Result<Outgoing> MakeOutgoingLocked(FrameKind kind, std::vector<uint8_t> payload);
   // Worker: hands the read side to the I/O thread, which runs `then`.
   void HandToIo(std::function<void(PeerConnection&)> then);
   void MarkReceived();
@@ -130,8 +150,8 @@ class PeerConnection : public SocketPoller::Pollable,
   // returns true if it shut the sending side instead (call MaybeFinish
   // after unlocking, on the I/O thread).
   bool WriteLocked();
-  void OnWriteError(int err);  // REQUIRES: mu_ held
-  void UpdateEventsLocked();   // REQUIRES: mu_ held
+  void OnWriteError(const std::string& why);  // REQUIRES: mu_ held
+  void UpdateEventsLocked();                  // REQUIRES: mu_ held
   void MaybeFinish();
   void CloseSocket();
 
@@ -140,6 +160,8 @@ class PeerConnection : public SocketPoller::Pollable,
   const int64_t expected_rank_;
   const HandshakeConfig& handshake_;
   Listener& listener_;
+  const uint32_t max_frame_bytes_;
+  const std::chrono::steady_clock::time_point created_;
   FrameReader reader_;  // owned by the current reader (reader_owner_)
   State state_;         // I/O thread
   int64_t peer_rank_ = -1;
@@ -149,7 +171,8 @@ class PeerConnection : public SocketPoller::Pollable,
   std::string remote_;  // "host:port"
   asio::ip::tcp::endpoint local_;
   Nonce my_nonce_{};
-  Hello hello_;  // acceptor: the dialer's hello
+  Nonce peer_nonce_{};  // dialer: the acceptor's nonce from its challenge
+  Hello hello_;         // acceptor: the dialer's hello
   std::atomic<int64_t> last_receive_ns_;
 
   // Shared with workers (TrySendNow, the worker read methods).
@@ -162,6 +185,7 @@ class PeerConnection : public SocketPoller::Pollable,
   bool readable_ = true;                     // guarded by mu_: false after end of stream / close
   bool open_for_workers_ = false;            // guarded by mu_: authenticated and not closing
   std::deque<Outgoing> queue_;               // guarded by mu_: frames the socket has not taken yet
+  std::unique_ptr<FrameSealer> sealer_;      // guarded by mu_: set once authenticated
   bool write_closed_ = false;                // guarded by mu_: a write failed or the socket closed
   bool shutdown_requested_ = false;          // guarded by mu_
   bool send_shut_ = false;                   // guarded by mu_

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/tcp/frame_protection.h"
 #include "backends/tcp/transport_frame.h"
 
 namespace augur::tcp {
@@ -27,7 +28,15 @@ struct TcpOptions {
   double peer_timeout_seconds = 30;
   // Extra delay applied to every received frame before delivery (0: off).
   double emulate_latency_seconds = 0;
+  // Largest core frame sent or accepted; a larger one to send is an error
+  // naming its message type and size.
   uint32_t max_frame_bytes = kDefaultMaxFrameBytes;
+  // Protection of every frame after the handshake (frame_protection.h).
+  WireSecurity wire_security = kDefaultWireSecurity;
+  // An accepted connection that has not authenticated by then is dropped.
+  double handshake_timeout_seconds = 10;
+  // Accepted connections still in their handshake beyond this are refused at once.
+  uint32_t max_unauthenticated = 64;
 };
 
 }  // namespace augur::tcp

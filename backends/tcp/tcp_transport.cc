@@ -2,10 +2,12 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
 #include "core/base/check.h"
+#include "core/codec/codec.h"
 
 namespace augur::tcp {
 
@@ -38,6 +40,7 @@ TcpTransport::TcpTransport(TcpOptions options, Receiver& receiver)
   handshake_.secret = options_.secret;
   handshake_.rank = options_.rank;
   handshake_.nodes = options_.nodes;
+  handshake_.wire_security = options_.wire_security;
   for (uint32_t i = 0; i < options_.nodes; ++i) outboxes_.push_back(std::make_unique<Outbox>());
 }
 
@@ -139,7 +142,15 @@ Status TcpTransport::Start() {
 void TcpTransport::Accept() {
   acceptor_.async_accept([this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) {
+    if (!ec && CountStrangers() >= options_.max_unauthenticated) {
+      asio::error_code e;
+      const auto from = socket.remote_endpoint(e);
+      Log("refused connection from " +
+          (e ? std::string("unknown address") : from.address().to_string()) + ": " +
+          std::to_string(options_.max_unauthenticated) +
+          " connections are already in their handshake");
+      socket.close(e);
+    } else if (!ec) {
       auto c = std::make_shared<PeerConnection>(std::move(socket), poller_,
                                                 PeerConnection::Role::kAcceptor, -1, handshake_,
                                                 options_.max_frame_bytes, AsListener());
@@ -325,8 +336,25 @@ void TcpTransport::DeliverDelayed() {
   });
 }
 
+Status TcpTransport::CheckSendable(NodeId to, std::span<const uint8_t> frame) const {
+  if (frame.size() <= options_.max_frame_bytes) return Status::Ok();
+  Result<FrameHeader> h = DecodeHeader(frame);
+  const std::string what = h.ok() ? std::string(MessageTypeName(h->type)) : "malformed";
+  return Status::Error("cannot send a " + what + " message of " + std::to_string(frame.size()) +
+                       " bytes to rank " + std::to_string(to) + ": larger than --max-frame-bytes " +
+                       std::to_string(options_.max_frame_bytes) +
+                       " (raise it on every rank, or use smaller batches)");
+}
+
 void TcpTransport::Send(NodeId to, std::vector<uint8_t> frame) {
   AUGUR_CHECK(to < options_.nodes, "send to rank %u of %u", to, options_.nodes);
+  if (to != options_.rank) {
+    if (Status s = CheckSendable(to, frame); !s.ok()) {
+      Log(s.message());
+      Fail(s);
+      return;
+    }
+  }
   if (to == options_.rank) {
     asio::post(io_, [this, f = std::move(frame)]() mutable { DeliverSelf(std::move(f)); });
     return;
@@ -509,9 +537,30 @@ void TcpTransport::CheckFinished() {
   acceptor_.close(ec);
 }
 
+size_t TcpTransport::CountStrangers() const {
+  return static_cast<size_t>(
+      std::count_if(unattached_.begin(), unattached_.end(),
+                    [](const auto& c) { return c->role() == PeerConnection::Role::kAcceptor; }));
+}
+
+void TcpTransport::DropSlowHandshakes(SteadyClock::time_point now) {
+  const auto limit = ToDuration(options_.handshake_timeout_seconds);
+  std::vector<std::shared_ptr<PeerConnection>> slow;
+  for (const auto& c : unattached_)
+    if (c->role() == PeerConnection::Role::kAcceptor && now - c->created() > limit)
+      slow.push_back(c);
+  char seconds[32];
+  std::snprintf(seconds, sizeof(seconds), "%g s", options_.handshake_timeout_seconds);
+  for (const auto& c : slow) {
+    c->Close(
+        Status::Error(std::string("no handshake within ") + seconds + " (--handshake-timeout)"));
+  }
+}
+
 void TcpTransport::Tick() {
   const auto now = SteadyClock::now();
   const auto timeout = ToDuration(options_.peer_timeout_seconds);
+  DropSlowHandshakes(now);
   for (NodeId p = 0; p < options_.nodes; ++p) {
     if (p == options_.rank || peers_[p].closed_cleanly) continue;
     const std::shared_ptr<PeerConnection>& c = peers_[p].conn;
@@ -528,7 +577,8 @@ void TcpTransport::Tick() {
       Fail(Status::Error(why));
     }
   }
-  const double period = std::min(1.0, options_.peer_timeout_seconds / 4);
+  const double period =
+      std::min({1.0, options_.peer_timeout_seconds / 4, options_.handshake_timeout_seconds / 4});
   tick_timer_.expires_after(ToDuration(period));
   tick_timer_.async_wait([this](const asio::error_code& ec) {
     if (!ec) Tick();

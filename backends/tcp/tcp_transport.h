@@ -12,7 +12,16 @@
 // peer after everything queued before it; a connection is shut down once both
 // sides said goodbye and its queue is written. EOF without goodbye, a dropped
 // connection or --peer-timeout of silence (heartbeats flow while idle) is a
-// fatal peer loss naming the rank.
+// fatal peer loss naming the rank, and so is a frame that fails its
+// authentication (frame_protection.h).
+//
+// Strangers: an accepted connection that has not authenticated within
+// --handshake-timeout is dropped with one log line, and at most
+// max_unauthenticated connections may be in their handshake at once (more are
+// closed as they arrive). Neither affects the cluster.
+//
+// Sending: a core frame larger than --max-frame-bytes is not sent; it fails
+// the transport with an error naming its message type and size.
 //
 // Threading: one internal I/O thread runs every handler; Send() may be
 // called from any thread (and may write to the socket from it). The
@@ -134,6 +143,9 @@ class TcpTransport final : private PeerConnection::Listener {
   void MaybeShutdown(NodeId p);
   void CheckFinished();
   void Tick();
+  size_t CountStrangers() const;  // accepted connections still in their handshake
+  void DropSlowHandshakes(std::chrono::steady_clock::time_point now);
+  Status CheckSendable(NodeId to, std::span<const uint8_t> frame) const;
   void CheckReady();
   std::string PeerName(NodeId p) const;
 

@@ -40,8 +40,8 @@ std::array<uint8_t, kTransportHeaderBytes> EncodeTransportHeader(FrameKind kind,
           static_cast<uint8_t>(payload_length >> 24)};
 }
 
-Result<TransportHeader> DecodeTransportHeader(std::span<const uint8_t> b,
-                                              uint32_t max_frame_bytes) {
+Result<TransportHeader> DecodeTransportHeader(std::span<const uint8_t> b, uint32_t max_frame_bytes,
+                                              const char* limit_name) {
   if (b.size() < kTransportHeaderBytes) {
     return Status::Error("frame header needs " + std::to_string(kTransportHeaderBytes) +
                          " bytes, got " + std::to_string(b.size()));
@@ -62,7 +62,7 @@ Result<TransportHeader> DecodeTransportHeader(std::span<const uint8_t> b,
       uint32_t{b[4]} | (uint32_t{b[5]} << 8) | (uint32_t{b[6]} << 16) | (uint32_t{b[7]} << 24);
   if (h.payload_length > max_frame_bytes) {
     return Status::Error(std::string(FrameKindName(h.kind)) + " frame of " +
-                         std::to_string(h.payload_length) + " bytes exceeds --max-frame-bytes " +
+                         std::to_string(h.payload_length) + " bytes exceeds " + limit_name + " " +
                          std::to_string(max_frame_bytes));
   }
   return h;

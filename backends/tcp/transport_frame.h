@@ -44,10 +44,11 @@ struct TransportHeader {
 
 std::array<uint8_t, kTransportHeaderBytes> EncodeTransportHeader(FrameKind kind,
                                                                  uint32_t payload_length);
-// Checks magic, kind and the size limit. Error text names the problem
-// ("bad magic 0x4745 (not an augur peer?)").
+// Checks magic, kind and the size limit (`limit_name` says which limit in
+// the error). Error text names the problem ("bad magic 0x4745 (not an augur peer?)").
 Result<TransportHeader> DecodeTransportHeader(std::span<const uint8_t> bytes,
-                                              uint32_t max_frame_bytes);
+                                              uint32_t max_frame_bytes,
+                                              const char* limit_name = "--max-frame-bytes");
 // A whole frame (header + payload) in one buffer; for control messages and tests.
 std::vector<uint8_t> EncodeTransportFrame(FrameKind kind, std::span<const uint8_t> payload);
 

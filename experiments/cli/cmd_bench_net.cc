@@ -33,6 +33,7 @@ struct BenchFlags {
   uint64_t warmup = 200;
   uint32_t blocks = 10;
   uint16_t port = 0;
+  std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
 };
 
 // Frame sizes of one pull: request and response, with the transport envelope.
@@ -120,6 +121,8 @@ int BenchNet(const BenchFlags& f) {
   if (f.dim == 0 || f.batch == 0 || f.batches == 0 || f.blocks == 0) {
     return UsageError("--dim, --batch, --batches and --blocks must be at least 1");
   }
+  Result<tcp::WireSecurity> mode = tcp::ParseWireSecurity(f.wire_security);
+  if (!mode.ok()) return UsageError("--wire-security: " + mode.status().message());
   const auto [req_bytes, resp_bytes] = PullFrameBytes(f);
   char dir[] = "/tmp/augur-bench-XXXXXX";
   if (mkdtemp(dir) == nullptr) return RunError("cannot create a temporary directory");
@@ -147,6 +150,7 @@ int BenchNet(const BenchFlags& f) {
   o.cluster_id = "bench-net";
   o.secret = *key;
   o.peer_timeout_seconds = 30;
+  o.wire_security = *mode;
 
   std::fflush(stdout);
   const pid_t child = fork();
@@ -196,9 +200,11 @@ int BenchNet(const BenchFlags& f) {
   std::sort(t.block_ratios.begin(), t.block_ratios.end());
   std::printf(
       "augur bench-net: 2 processes on loopback, dim %u, batches of %u keys, %llu timed "
-      "batches (+%llu warm-up) in %zu blocks alternating with the raw ping-pong\n",
+      "batches (+%llu warm-up) in %zu blocks alternating with the raw ping-pong; "
+      "--wire-security %s\n",
       f.dim, f.batch, static_cast<unsigned long long>(f.batches),
-      static_cast<unsigned long long>(f.warmup), t.block_ratios.size());
+      static_cast<unsigned long long>(f.warmup), t.block_ratios.size(),
+      tcp::WireSecurityName(*mode));
   std::printf("  bytes per round trip: %zu request + %zu response\n", req_bytes, resp_bytes);
   std::printf("  augur remote pull:  %9.0f batches/s  %11.0f keys/s  %8.1f MB/s\n", pull_rate,
               pull_rate * f.batch, pull_rate * bytes / 1e6);
@@ -228,6 +234,10 @@ CommandFn AddBenchNetCommand(CLI::App& root) {
   app->add_option("--blocks", f->blocks, "Alternating timed blocks of pulls and raw round trips")
       ->capture_default_str();
   app->add_option("--port", f->port, "Coordinator port (default: a free one)");
+  app->add_option("--wire-security", f->wire_security,
+                  "Frame protection of the augur side: encrypt, auth or none (the raw ping-pong "
+                  "is never protected)")
+      ->capture_default_str();
   return [f]() -> int { return BenchNet(*f); };
 }
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <sstream>
 
+#include "backends/tcp/crypto.h"
 #include "backends/tcp/handshake.h"
-#include "backends/tcp/hmac_sha256.h"
 #include "core/config/units.h"
 #include "experiments/cli/command.h"
 #include "experiments/cli/result_summary.h"
@@ -166,6 +166,9 @@ int Launch(LaunchFlags& f) {
   std::filesystem::remove(out_dir + "/result.json", ec);
   if (f.secret_file.empty()) {
     f.secret_file = out_dir + "/secret";
+    // A fresh secret per launch; the old one (an earlier run's) goes first,
+    // since the new file is created exclusively (mode 0600 from the start).
+    std::filesystem::remove(f.secret_file, ec);
     if (Status s = tcp::GenerateSecretFile(f.secret_file); !s.ok()) return RunError(s.message());
   } else if (Result<std::vector<uint8_t>> s = tcp::LoadSecret(f.secret_file); !s.ok()) {
     return UsageError(s.status().message());

@@ -40,6 +40,7 @@ CommandFn AddRunCommand(CLI::App& root) {
     config_json["tcp"] = TcpOptionsJson(options);
     nlohmann::json j = r->ToJson(config_json);
     j["rank"] = options.rank;
+    j["wire_security"] = tcp::WireSecurityName(options.wire_security);
     const std::string dir = config->out_dir + "/rank-" + std::to_string(options.rank);
     if (!config->out_dir.empty()) {
       if (Status s = WriteResultJson(dir, j); !s.ok()) return RunError(s.message());

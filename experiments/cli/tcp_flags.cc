@@ -50,7 +50,15 @@ void AddTcpFlags(CLI::App& app, TcpFlagText* t) {
                  "Delay every received frame by this much before delivery (e.g. 100us; 0 = off)")
       ->capture_default_str();
   app.add_option("--max-frame-bytes", t->max_frame_bytes,
-                 "Largest frame accepted from a peer; larger ones drop the connection")
+                 "Largest frame sent to or accepted from a peer; a larger one to send stops the "
+                 "node with an error naming it, a larger one received drops the connection")
+      ->capture_default_str();
+  app.add_option("--wire-security", t->wire_security,
+                 "Protection of every frame after the handshake: encrypt (AES-256-GCM), auth "
+                 "(authenticated, readable: GMAC) or none (benchmarks only; the result says so)")
+      ->capture_default_str();
+  app.add_option("--handshake-timeout", t->handshake_timeout,
+                 "Drop an incoming connection that has not authenticated within this long")
       ->capture_default_str();
 }
 
@@ -111,6 +119,15 @@ Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag
   o->emulate_latency_seconds = *latency;
   if (t.max_frame_bytes < 1024) return Status::Error("--max-frame-bytes must be at least 1024");
   o->max_frame_bytes = t.max_frame_bytes;
+  Result<tcp::WireSecurity> mode = tcp::ParseWireSecurity(t.wire_security);
+  if (!mode.ok()) return mode.status().WithContext("--wire-security");
+  o->wire_security = *mode;
+  Result<double> handshake = ParseDuration(t.handshake_timeout);
+  if (!handshake.ok()) return handshake.status().WithContext("--handshake-timeout");
+  if (*handshake <= 0 || *handshake > 3600) {
+    return Status::Error("--handshake-timeout must be in (0, 3600s]");
+  }
+  o->handshake_timeout_seconds = *handshake;
   if (t.secret_file.empty()) {
     return Status::Error(
         "--secret-file is required (the cluster's shared secret; augur launch "
@@ -123,12 +140,21 @@ Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag
 }
 
 nlohmann::json TcpOptionsJson(const tcp::TcpOptions& o) {
-  return {{"rank", o.rank},
-          {"coordinator", o.coordinator_host + ":" + std::to_string(o.coordinator_port)},
-          {"cluster_id", o.cluster_id},
-          {"peer_timeout_seconds", o.peer_timeout_seconds},
-          {"emulate_latency_seconds", o.emulate_latency_seconds},
-          {"max_frame_bytes", o.max_frame_bytes}};
+  nlohmann::json j = {
+      {"rank", o.rank},
+      {"coordinator", o.coordinator_host + ":" + std::to_string(o.coordinator_port)},
+      {"cluster_id", o.cluster_id},
+      {"peer_timeout_seconds", o.peer_timeout_seconds},
+      {"emulate_latency_seconds", o.emulate_latency_seconds},
+      {"max_frame_bytes", o.max_frame_bytes},
+      {"wire_security", tcp::WireSecurityName(o.wire_security)},
+      {"handshake_timeout_seconds", o.handshake_timeout_seconds}};
+  if (o.wire_security == tcp::WireSecurity::kNone) {
+    j["wire_security_warning"] =
+        "UNPROTECTED: frames after the handshake were neither authenticated nor encrypted "
+        "(--wire-security none, for benchmarks only)";
+  }
+  return j;
 }
 
 }  // namespace augur

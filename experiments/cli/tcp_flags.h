@@ -25,6 +25,8 @@ struct TcpFlagText {
   std::string peer_timeout = "30s";
   std::string emulate_latency = "0s";
   uint32_t max_frame_bytes = tcp::kDefaultMaxFrameBytes;
+  std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
+  std::string handshake_timeout = "10s";
 };
 
 void AddTcpFlags(CLI::App& app, TcpFlagText* text);
@@ -32,7 +34,8 @@ void AddTcpFlags(CLI::App& app, TcpFlagText* text);
 // nodes_flag is --nodes if given). Loads the secret. Errors name the flag.
 Status FinishTcpOptions(const TcpFlagText& text, std::optional<uint32_t> nodes_flag,
                         tcp::TcpOptions* options);
-// The options as recorded in result.json (never the secret).
+// The options as recorded in result.json (never the secret). With
+// --wire-security none it says that the frames were unprotected.
 nlohmann::json TcpOptionsJson(const tcp::TcpOptions& o);
 // Splits "HOST:PORT" (also "[v6]:PORT").
 Status ParseHostPort(const std::string& text, std::string* host, uint16_t* port);

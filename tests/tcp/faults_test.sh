@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Faults: a wrong secret is refused; garbage, oversized and truncated frames
-# drop only their connection; a killed or hung peer stops the others with an
+# drop only their connection; a stranger's 64 MiB header costs no memory and
+# a silent stranger is dropped after --handshake-timeout; a killed or hung peer stops the others with an
 # error naming it; a rank that never joins is reported.
 source "$(dirname "$0")/lib.sh"
 
@@ -19,10 +20,35 @@ wait_listening() {  # PORT: bounded wait until something listens there
 
 # Rank 0 waits for rank 1; meanwhile an intruder and garbage try their luck.
 timeout 90 "$AUGUR" run $SMALL --workers 2 --rank 0 $COMMON --secret-file "$WORK/secret" \
-  --max-frame-bytes 1048576 --out "$WORK/out" >"$WORK/rank0.log" 2>&1 &
+  --max-frame-bytes 1048576 --handshake-timeout 2s --out "$WORK/out" >"$WORK/rank0.log" 2>&1 &
 rank0=$!
 CLEANUP_CMDS+=("kill $rank0 2>/dev/null")
 wait_listening "$port"
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+node0=$(pgrep -P "$rank0" augur)
+rss_before=$(rss_kb "$node0")
+# Four strangers each claim a 64 MiB hello and send a little of it, then wait.
+strangers=()
+for _ in 1 2 3 4; do
+  timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf '\xc1\xa7\x01\x00\x00\x00\x00\x04' >&3;
+    head -c 60000 /dev/zero >&3; sleep 1" 2>/dev/null &
+  strangers+=($!)
+done
+sleep 0.5
+rss_after=$(rss_kb "$node0")
+for j in "${strangers[@]}"; do wait "$j" || true; done
+[ "$rss_after" -lt $((rss_before + 16384)) ] ||
+  fail "rank 0 grew from $rss_before kB to $rss_after kB after 64 MiB headers from strangers"
+pass "64 MiB pre-auth headers: rank 0 RSS $rss_before kB -> $rss_after kB"
+
+# A silent stranger is dropped within --handshake-timeout (2 s) plus a tick.
+t0=$(date +%s%N)
+timeout 10 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; cat <&3 >/dev/null" ||
+  fail "a silent connection was not dropped within 10 s"
+elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$elapsed_ms" -lt 5000 ] || fail "a silent connection was dropped only after $elapsed_ms ms"
+pass "silent stranger dropped after $elapsed_ms ms (--handshake-timeout 2s)"
 
 set +e
 timeout 30 "$AUGUR" run $SMALL --rank 1 $COMMON --secret-file "$WORK/wrong" >"$WORK/intruder.log" 2>&1
@@ -43,7 +69,7 @@ timeout 60 "$AUGUR" run $SMALL --workers 2 --rank 1 $COMMON --secret-file "$WORK
   --out "$WORK/out" >"$WORK/rank1.log" 2>&1 || { cat "$WORK/rank0.log" "$WORK/rank1.log"; fail "rank 1 failed"; }
 wait "$rank0" || { cat "$WORK/rank0.log"; fail "rank 0 failed after the bad connections"; }
 cat "$WORK/rank0.log"
-for reason in "closed by the peer after our challenge" "bad frame magic" "exceeds --max-frame-bytes" "truncated frame"; do
+for reason in "closed by the peer after our challenge" "bad frame magic" "exceeds the pre-authentication limit" "truncated frame" "no handshake within 2 s"; do
   grep -q "dropped connection from 127.0.0.1:[0-9]* .*$reason" "$WORK/rank0.log" ||
     fail "rank 0 did not log a dropped connection for: $reason"
 done

@@ -112,6 +112,24 @@ TEST_CASE("oversized frames are refused before buffering", "[tcp][frame]") {
   CHECK(next.status().message().find("exceeds --max-frame-bytes 1024") != std::string::npos);
 }
 
+TEST_CASE("a 64 MiB header before authentication is refused without allocating", "[tcp][frame]") {
+  // What a connection uses until the peer authenticates (peer_connection.cc).
+  FrameReader r(4096, "the pre-authentication limit of");
+  const auto h = EncodeTransportHeader(FrameKind::kHello, 64u << 20);
+  Feed(r, h);
+  Frame f;
+  Result<bool> next = r.Next(&f);
+  REQUIRE_FALSE(next.ok());
+  CHECK(next.status().message().find("exceeds the pre-authentication limit") != std::string::npos);
+  CHECK(r.allocated() < 64 * 1024);
+  // Once the limit is raised (after the handshake) the same header is buffered for.
+  FrameReader member(kDefaultMaxFrameBytes);
+  Feed(member, h);
+  REQUIRE(member.Next(&f).ok());
+  (void)member.Prepare(16);
+  CHECK(member.allocated() >= (64u << 20));
+}
+
 TEST_CASE("a data frame must hold one valid core frame", "[tcp][frame]") {
   std::vector<uint8_t> core = Encode(Message{});
   core.push_back(0);  // one stray byte after the core frame

@@ -2,7 +2,12 @@
 // secret, cluster id, size or version is refused with a clear reason.
 #include "backends/tcp/handshake.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "backends/tcp/control_messages.h"
@@ -79,6 +84,29 @@ TEST_CASE("roster and register round-trip", "[tcp][handshake]") {
   Result<Register> reg = DecodeRegister(EncodeRegister(Register{{"h", 7}}));
   REQUIRE(reg.ok());
   CHECK(reg->listen == PeerAddress{"h", 7});
+}
+
+TEST_CASE("a secret file is created 0600 and never over an existing file", "[tcp][handshake]") {
+  char dir[] = "/tmp/augur-secret-test-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string path = std::string(dir) + "/secret";
+  REQUIRE(GenerateSecretFile(path).ok());
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  Result<std::vector<uint8_t>> first = LoadSecret(path);
+  REQUIRE(first.ok());
+  CHECK(first->size() == 64);  // 32 random bytes as hex
+  const Status again = GenerateSecretFile(path);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.message().find("File exists") != std::string::npos);
+  CHECK(*LoadSecret(path) == *first);  // untouched
+  // Nor through a symbolic link planted where the secret goes.
+  const std::string link = std::string(dir) + "/link";
+  REQUIRE(::symlink((std::string(dir) + "/target").c_str(), link.c_str()) == 0);
+  CHECK_FALSE(GenerateSecretFile(link).ok());
+  CHECK_FALSE(std::filesystem::exists(std::string(dir) + "/target"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
