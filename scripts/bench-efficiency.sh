@@ -16,7 +16,7 @@
 # workers spent parked from result.json. Then the micro-benchmarks against
 # their references: augur-bench's LocalPull/LocalPush at dim 100 against
 # memcpy of the same rows (random interleaving), and `augur bench-net`
-# against a raw socket ping-pong.
+# against a raw socket ping-pong (without frame protection, then with auth).
 #
 # Output: OUT/summary.md (and printed): the machine, the commit, per workload
 # the median epoch throughput of each configuration and its ratio to the
@@ -150,8 +150,11 @@ if [ "$micro" = 1 ]; then
   build/bin/augur-bench --benchmark_filter='BM_(LocalPull|LocalPush|Memcpy)/100$' \
     --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true \
     --benchmark_format=json >"$out/core_bench.json" 2>/dev/null
-  log "micro-benchmarks: augur bench-net against a raw ping-pong"
-  "$augur" bench-net >"$out/bench_net.txt" 2>&1
+  # The protocol's own cost with no frame protection (the goal), then with
+  # the default protection (auth: AES-GCM tags, README "Security").
+  log "micro-benchmarks: augur bench-net against a raw ping-pong (--wire-security none, then auth)"
+  "$augur" bench-net --wire-security none >"$out/bench_net.txt" 2>&1
+  "$augur" bench-net --wire-security auth >"$out/bench_net_auth.txt" 2>&1
 fi
 
 {
