@@ -5,39 +5,11 @@
 #include <unordered_set>
 
 #include "experiments/data/line_reader.h"
+#include "experiments/data/name_ids.h"
 
 namespace augur {
 
 namespace {
-
-constexpr uint32_t kMaxIds = 1u << 30;
-
-// Dense ids for names, in first-seen order.
-class NameIds {
- public:
-  explicit NameIds(std::vector<std::string>* names) : names_(names) {}
-  // Returns false when the id space is full.
-  bool Add(std::string_view name, uint32_t* id) {
-    auto [it, inserted] =
-        ids_.try_emplace(std::string(name), static_cast<uint32_t>(names_->size()));
-    if (inserted) {
-      if (names_->size() >= kMaxIds) return false;
-      names_->push_back(it->first);
-    }
-    *id = it->second;
-    return true;
-  }
-  bool Find(std::string_view name, uint32_t* id) const {
-    const auto it = ids_.find(std::string(name));
-    if (it == ids_.end()) return false;
-    *id = it->second;
-    return true;
-  }
-
- private:
-  std::vector<std::string>* names_;
-  std::unordered_map<std::string, uint32_t> ids_;
-};
 
 using TripleFn = std::function<Status(const LineReader&, std::string_view h, std::string_view r,
                                       std::string_view t)>;

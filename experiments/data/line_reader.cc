@@ -62,7 +62,7 @@ Status LineReader::Error(const std::string& message) const {
   return Status::Error(path_ + ":" + std::to_string(line_) + ": " + message);
 }
 
-std::vector<std::string_view> SplitOn(std::string_view line, char sep) {
+std::vector<std::string_view> SplitOn(std::string_view line, std::string_view sep) {
   std::vector<std::string_view> out;
   size_t start = 0;
   while (true) {
@@ -72,8 +72,12 @@ std::vector<std::string_view> SplitOn(std::string_view line, char sep) {
       return out;
     }
     out.push_back(line.substr(start, at - start));
-    start = at + 1;
+    start = at + sep.size();
   }
+}
+
+std::vector<std::string_view> SplitOn(std::string_view line, char sep) {
+  return SplitOn(line, std::string_view(&sep, 1));
 }
 
 std::vector<std::string_view> SplitWhitespace(std::string_view line) {

@@ -43,8 +43,9 @@ class LineReader {
   Status status_;
 };
 
-// Splits on one separator character; empty fields are kept.
+// Splits on one separator character, or string; empty fields are kept.
 std::vector<std::string_view> SplitOn(std::string_view line, char sep);
+std::vector<std::string_view> SplitOn(std::string_view line, std::string_view sep);
 // Splits on runs of spaces and tabs; no empty fields.
 std::vector<std::string_view> SplitWhitespace(std::string_view line);
 

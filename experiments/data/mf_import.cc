@@ -7,45 +7,11 @@
 
 #include "core/base/rng.h"
 #include "experiments/data/line_reader.h"
+#include "experiments/data/name_ids.h"
 
 namespace augur {
 
 namespace {
-
-constexpr uint32_t kMaxIds = 1u << 30;
-
-class NameIds {
- public:
-  explicit NameIds(std::vector<std::string>* names) : names_(names) {}
-  bool Add(std::string_view name, uint32_t* id) {
-    auto [it, inserted] =
-        ids_.try_emplace(std::string(name), static_cast<uint32_t>(names_->size()));
-    if (inserted) {
-      if (names_->size() >= kMaxIds) return false;
-      names_->push_back(it->first);
-    }
-    *id = it->second;
-    return true;
-  }
-
- private:
-  std::vector<std::string>* names_;
-  std::unordered_map<std::string, uint32_t> ids_;
-};
-
-std::vector<std::string_view> SplitOnText(std::string_view line, std::string_view sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    const size_t at = line.find(sep, start);
-    if (at == std::string_view::npos) {
-      out.push_back(line.substr(start));
-      return out;
-    }
-    out.push_back(line.substr(start, at - start));
-    start = at + sep.size();
-  }
-}
 
 std::string Quoted(std::string_view s) {
   std::string q(1, '\'');
@@ -95,7 +61,7 @@ Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
       if (f.size() != 3 || !ParseU64(f[0], &rows) || !ParseU64(f[1], &cols) ||
           !ParseU64(f[2], &entries))
         return r.Error("expected the size line 'ROWS COLS ENTRIES' (three integers)");
-      if (rows == 0 || cols == 0 || rows > kMaxIds || cols > kMaxIds)
+      if (rows == 0 || cols == 0 || rows > NameIds::kMaxIds || cols > NameIds::kMaxIds)
         return r.Error("ROWS and COLS in the size line must be in [1, 2^30]");
       size_line = r.line_number();
       continue;
@@ -152,7 +118,7 @@ Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::j
   std::string line = std::move(first);
   do {
     if (line.empty() || line[0] == '#') continue;
-    const auto f = SplitOnText(line, sep);
+    const auto f = SplitOn(line, sep);
     if (fields == 0) {
       if (f.size() < 3 || f.size() > 4)
         return r.Error("expected " + expected + ", got " + std::to_string(f.size()) + " fields");

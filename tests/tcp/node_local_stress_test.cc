@@ -11,15 +11,10 @@
 #include "backends/tcp/tcp_runtime.h"
 #include "core/base/rng.h"
 #include "core/policy/policy.h"
+#include "tests/tcp/free_port.h"
 
 namespace augur::tcp {
 namespace {
-
-uint16_t FreePort() {
-  asio::io_context io;
-  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
 
 constexpr uint32_t kDim = 4;
 

@@ -8,14 +8,10 @@
 #include <thread>
 #include <vector>
 
+#include "tests/tcp/free_port.h"
+
 namespace augur::tcp {
 namespace {
-
-uint16_t FreePort() {
-  asio::io_context io;
-  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
 
 TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
   constexpr uint32_t kNodes = 2, kWorkers = 2, kKeys = 64, kDim = 3, kRounds = 20;

@@ -12,15 +12,10 @@
 #include <vector>
 
 #include "core/codec/codec.h"
+#include "tests/tcp/free_port.h"
 
 namespace augur::tcp {
 namespace {
-
-uint16_t FreePort() {
-  asio::io_context io;
-  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
 
 constexpr uint32_t kSenders = 2;
 constexpr uint32_t kFramesPerSender = 120;

@@ -24,18 +24,13 @@
 #include "backends/tcp/handshake.h"
 #include "backends/tcp/tcp_transport.h"
 #include "core/codec/codec.h"
+#include "tests/tcp/free_port.h"
 
 namespace augur::tcp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using Tcp = asio::ip::tcp;
-
-uint16_t FreePort() {
-  asio::io_context io;
-  Tcp::acceptor a(io, Tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
 
 class Counter final : public TcpTransport::Receiver {
  public:
