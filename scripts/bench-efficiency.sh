@@ -53,6 +53,11 @@ done
 case $repeats in '' | *[!0-9]* | 0) echo "bench-efficiency.sh: --repeats needs a positive integer" >&2; exit 2 ;; esac
 case $threads in '' | *[!0-9]* | 0 | 1) echo "bench-efficiency.sh: --threads needs an integer >= 2" >&2; exit 2 ;; esac
 
+IFS=, read -r -a wls <<<"$workloads"
+for wl in "${wls[@]}"; do
+  case $wl in kge | wv | mf) ;; *) echo "bench-efficiency.sh: unknown workload '$wl' (kge|wv|mf)" >&2; exit 2 ;; esac
+done
+
 AUGUR_PACKAGES+=(linux-perf)
 install_deps
 AUGUR_TARGETS="augur augur-bench" build build -DCMAKE_BUILD_TYPE=Release
@@ -109,10 +114,6 @@ run() {
   esac >"$dir/log.txt" 2>&1 || { tail -5 "$dir/log.txt" >&2; log "$wl $cfg failed"; exit 1; }
 }
 
-IFS=, read -r -a wls <<<"$workloads"
-for wl in "${wls[@]}"; do
-  [ -n "${job[$wl]:-}" ] || { echo "bench-efficiency.sh: unknown workload '$wl' (kge|wv|mf)" >&2; exit 2; }
-done
 configs=(single)
 for p in "${policies[@]}"; do configs+=("tcp1-$p"); done
 configs+=(tcp2-adaptive)
