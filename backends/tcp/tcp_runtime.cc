@@ -48,7 +48,14 @@ Status TcpRuntime::Start(Node* node) {
   return transport_.Start();
 }
 
-Status TcpRuntime::Finish() { return transport_.Finish(); }
+Status TcpRuntime::Finish() {
+  Status s = transport_.Finish();
+  // A sync timer may still be pending on the I/O thread: from here on it
+  // finds the node gone (the Node may be destroyed before this runtime).
+  std::lock_guard<std::mutex> g(transport_.handler_mutex());
+  finished_ = true;
+  return s;
+}
 
 void TcpRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
   transport_.Send(to, std::move(frame));
@@ -68,7 +75,7 @@ void TcpRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
     timer->async_wait([this, timer, timer_id](const asio::error_code& ec) {
       if (ec) return;
       std::lock_guard<std::mutex> g(transport_.handler_mutex());
-      node_->OnTimer(timer_id);
+      if (!finished_) node_->OnTimer(timer_id);
     });
   });
 }
@@ -77,6 +84,7 @@ std::unique_ptr<Mutex> TcpRuntime::NewMutex() { return std::make_unique<StdMutex
 std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<TcpParker>(transport_); }
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {
+  if (finished_) return Status::Ok();  // under the handler mutex, as every delivery
   return node_->OnMessage(from, frame);
 }
 

@@ -8,7 +8,8 @@
 // construction; Compute() returns at once (real work takes real time).
 // Lifecycle: construct, build the Node on it, Start(node), run workers,
 // Finish(); the Node must outlive the runtime's I/O thread (destroy the
-// runtime first, or call Finish()).
+// runtime first, or call Finish(): after it no message or timer reaches the
+// Node).
 #pragma once
 
 #include <chrono>
@@ -46,7 +47,8 @@ class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
   Status OnData(NodeId from, std::span<const uint8_t> frame) override;
 
   const std::chrono::steady_clock::time_point start_;
-  Node* node_ = nullptr;  // set by Start, before the I/O thread or a worker reads it
+  Node* node_ = nullptr;   // set by Start, before the I/O thread or a worker reads it
+  bool finished_ = false;  // Finish() returned; guarded by the transport's handler mutex
   TcpTransport transport_;
 };
 

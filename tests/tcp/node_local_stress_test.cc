@@ -61,10 +61,10 @@ struct Cluster {
     for (auto& t : finishers) t.join();
     for (const Status& s : finish) CHECK(s.ok());
   }
-  // Runtimes are destroyed first: their I/O thread may still fire a timer
-  // into the node while it joins.
-  std::vector<std::unique_ptr<Node>> nodes;
+  // Nodes are destroyed first, while the runtimes' I/O threads still run:
+  // after Finish() no timer may reach them (it used to crash here).
   std::vector<std::unique_ptr<TcpRuntime>> runtimes;
+  std::vector<std::unique_ptr<Node>> nodes;
 };
 
 TEST_CASE("one node: pushes and direct updates from 4 threads are each applied once",
