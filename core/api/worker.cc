@@ -29,7 +29,7 @@ void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
 
 bool Worker::IsHeldLocally(Key key) const { return node_.solo() || node_.store().Contains(key); }
 
-void Worker::CountLocal(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
+void Worker::CountDirect(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
 
 bool Worker::DirectAccess() const { return node_.solo(); }
 
@@ -76,14 +76,12 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
 
 void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
                          std::span<const float> updates) {
-  const OptimizerConfig& o = node_.store().optimizer();
+  const ParamStore& store = node_.store();
   size_t at = 0;
   for (const ParamStore::Entry& e : entries) {
     AUGUR_CHECK(at + e.length <= updates.size(), "direct update has %zu floats, rows need more",
                 updates.size());
-    ApplyUpdate(o, e.value, e.state, &updates[at], e.length);
-    if (e.delta != nullptr)
-      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += updates[at + d];
+    store.ApplyPush(e, &updates[at]);
     at += e.length;
   }
   AddOwn(local_accesses_, uint64_t{entries.size()});

@@ -83,7 +83,7 @@ class Worker {
   // before are stale then (on one node only a restore does it).
   uint64_t DirectMoves() const;
   // Counts accesses through views resolved earlier as local.
-  void CountDirect(uint64_t accesses) { CountLocal(accesses); }
+  void CountDirect(uint64_t accesses);
   void ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries);
   void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> updates);
 
@@ -134,7 +134,6 @@ class Worker {
 
  private:
   friend class Node;
-  void CountLocal(uint64_t accesses);
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the

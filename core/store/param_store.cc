@@ -118,12 +118,8 @@ void ParamStore::PullBatch(std::span<const Key> keys, std::span<const uint32_t> 
 
 void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                            const float* in, BatchScratch* scratch, bool create) {
-  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
-    const float* u = in + offsets[i];
-    ApplyUpdate(optimizer_, e.value, e.state, u, e.length);
-    if (e.delta != nullptr)
-      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += u[d];
-  });
+  ForBatch(keys, false, create, scratch,
+           [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
 }
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
@@ -146,11 +142,7 @@ bool ParamStore::Pull(Key key, float* out, bool create) {
 }
 
 bool ParamStore::Push(Key key, const float* update, bool create) {
-  return With(key, create, [&](Entry& e) {
-    ApplyUpdate(optimizer_, e.value, e.state, update, e.length);
-    if (e.delta != nullptr)
-      for (uint32_t i = 0; i < e.length; ++i) e.delta[i] += update[i];
-  });
+  return With(key, create, [&](Entry& e) { ApplyPush(e, update); });
 }
 
 bool ParamStore::Set(Key key, const float* value, bool create) {

@@ -112,6 +112,15 @@ class ParamStore {
   // resolved view): a caller caching views drops them when it changes.
   uint64_t moves() const { return moves_.load(std::memory_order_acquire); }
 
+  // What a push does to an entry: the optimizer step on the value and
+  // state, and for a replica the update added to its delta. REQUIRES: the
+  // entry's stripe lock, or a caller with direct access (ResolveBatch).
+  void ApplyPush(const Entry& e, const float* update) const {
+    ApplyUpdate(optimizer_, e.value, e.state, update, e.length);
+    if (e.delta != nullptr)
+      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += update[d];
+  }
+
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
   template <typename F>
   bool With(Key key, bool create, F&& f) {
