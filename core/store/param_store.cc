@@ -61,9 +61,9 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
   // Counting sort of key indices by stripe (stripe_start[s] ends as the end of s).
   for (uint32_t i = 0; i < keys.size(); ++i)
     sc->order[sc->stripe_start[StripeOfHash(sc->hashes[i])]++] = i;
-  // Buckets of the keys from `from` on, up to kPrefetchKeys of them, from the
-  // stripes' lock-free hints: the misses of the next groups overlap the
-  // work on this one.
+  // hint(upto) prefetches the buckets of the keys (in stripe order) not yet
+  // hinted, up to `upto`, from the stripes' lock-free hints: the misses of
+  // the next kPrefetchKeys keys overlap the work on this stripe group.
   constexpr uint32_t kPrefetchKeys = 16;
   uint32_t hinted = 0;
   const auto hint = [&](uint32_t upto) {
