@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 
 AUGUR_PACKAGES=(
-  git cmake ninja-build g++ clang clang-format pkg-config
+  git cmake ninja-build ccache g++ clang clang-format pkg-config
   libsimgrid-dev libboost-graph-dev libeigen3-dev catch2 libbenchmark-dev
   libasio-dev libcli11-dev nlohmann-json3-dev libssl-dev
   iproute2 iputils-ping openmpi-bin openssh-client procps
