@@ -59,29 +59,14 @@ NodeId Node::HomeOf(Key key) const { return HomeNode(key, num_nodes_); }
 MetricsSnapshot Node::Metrics() {
   MetricsSnapshot s;
   auto get = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
-  s.messages_sent = get(counters_.messages_sent);
-  s.bytes_sent = get(counters_.bytes_sent);
-  s.messages_received = get(counters_.messages_received);
-  s.bytes_received = get(counters_.bytes_received);
-  s.intents = get(counters_.intents);
-  s.intent_keys = get(counters_.intent_keys);
-  s.relocations = get(counters_.relocations);
-  s.replicas_created = get(counters_.replicas_created);
-  s.replicas_dropped = get(counters_.replicas_dropped);
-  s.replica_syncs = get(counters_.replica_syncs);
-  s.replica_polls = get(counters_.replica_polls);
-  s.replica_deferrals = get(counters_.replica_deferrals);
-  s.sync_rounds = get(counters_.sync_rounds);
-  s.replica_refreshes = get(counters_.replica_refreshes);
-  s.forwards = get(counters_.forwards);
-  s.localize_requests = get(counters_.localize_requests);
-  s.late_accesses = get(counters_.late_accesses);
-  s.unannounced_accesses = get(counters_.unannounced_accesses);
+#define AUGUR_COPY_COUNTER(name, doc) s.name = get(counters_.name);
+  AUGUR_NODE_COUNTERS(AUGUR_COPY_COUNTER)
+#undef AUGUR_COPY_COUNTER
   for (const auto& w : workers_) {
-    s.local_accesses += w->local_accesses();
-    s.remote_accesses += w->remote_accesses();
-    s.wait_seconds += w->wait_seconds();
-    s.barrier_seconds += w->barrier_seconds();
+#define AUGUR_ADD_WORKER(name, doc) s.name += w->name();
+    AUGUR_WORKER_COUNTERS(AUGUR_ADD_WORKER)
+    AUGUR_WORKER_SECONDS(AUGUR_ADD_WORKER)
+#undef AUGUR_ADD_WORKER
   }
   LockGuard<Mutex> g(*mu_);
   uint64_t n = 0;

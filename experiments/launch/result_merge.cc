@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include "core/metrics/counter_list.h"
+
 namespace augur {
 
 namespace {
@@ -17,15 +19,13 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   m["backend"] = "tcp";
   m["nodes"] = ranks.size();
   if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
-  // Every counter is the rank's own node's: the cluster's is their sum.
-  // The same fields as RunResult::ToJson writes (experiments/report/run_result.cc).
-  const char* kSummed[] = {"bytes_sent",        "messages_sent",     "samples",
-                           "local_accesses",    "remote_accesses",   "intents",
-                           "relocations",       "replicas_created",  "replicas_dropped",
-                           "replica_syncs",     "replica_polls",     "replica_deferrals",
-                           "sync_rounds",       "replica_refreshes", "forwards",
-                           "localize_requests", "late_accesses",     "unannounced_accesses"};
-  const char* kSummedSeconds[] = {"wait_seconds", "barrier_seconds"};  // summed over workers
+    // Every counter is the rank's own node's: the cluster's is their sum.
+    // The counters of core/metrics/counter_list.h, as RunResult::ToJson writes them.
+#define AUGUR_COUNTER_NAME(name, doc) #name,
+  const char* kSummed[] = {
+      "samples", AUGUR_NODE_COUNTERS(AUGUR_COUNTER_NAME) AUGUR_WORKER_COUNTERS(AUGUR_COUNTER_NAME)};
+  const char* kSummedSeconds[] = {AUGUR_WORKER_SECONDS(AUGUR_COUNTER_NAME)};
+#undef AUGUR_COUNTER_NAME
   for (const char* k : kSummed) m[k] = uint64_t{0};
   for (const char* k : kSummedSeconds) m[k] = 0.0;
   // Intent lead: the ranks' means averaged, the largest p99 (no counts per rank).

@@ -33,30 +33,16 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["wall_seconds"] = wall_seconds;
   j["samples"] = samples;
   j["samples_per_second"] = total_seconds > 0 ? samples / total_seconds : 0.0;
-  // experiments/launch/result_merge.cc sums these counters over ranks: keep it in step.
-  j["bytes_sent"] = totals.bytes_sent;
-  j["messages_sent"] = totals.messages_sent;
-  j["local_accesses"] = totals.local_accesses;
-  j["remote_accesses"] = totals.remote_accesses;
+  // Every counter of core/metrics/counter_list.h (result_merge.cc sums them over ranks).
+#define AUGUR_JSON_COUNTER(name, doc) j[#name] = totals.name;
+  AUGUR_NODE_COUNTERS(AUGUR_JSON_COUNTER)
+  AUGUR_WORKER_COUNTERS(AUGUR_JSON_COUNTER)
+  AUGUR_WORKER_SECONDS(AUGUR_JSON_COUNTER)
+#undef AUGUR_JSON_COUNTER
   j["local_access_ratio"] = totals.LocalAccessRatio();
-  j["intents"] = totals.intents;
-  j["relocations"] = totals.relocations;
-  j["replicas_created"] = totals.replicas_created;
-  j["replicas_dropped"] = totals.replicas_dropped;
-  j["replica_syncs"] = totals.replica_syncs;
-  j["replica_polls"] = totals.replica_polls;
-  j["replica_deferrals"] = totals.replica_deferrals;
-  j["sync_rounds"] = totals.sync_rounds;
-  j["replica_refreshes"] = totals.replica_refreshes;
-  j["forwards"] = totals.forwards;
-  j["localize_requests"] = totals.localize_requests;
-  j["late_accesses"] = totals.late_accesses;
-  j["wait_seconds"] = totals.wait_seconds;
-  j["barrier_seconds"] = totals.barrier_seconds;
   const uint64_t accesses = totals.local_accesses + totals.remote_accesses;
   j["late_access_ratio"] =
       accesses == 0 ? 0.0 : static_cast<double>(totals.late_accesses) / accesses;
-  j["unannounced_accesses"] = totals.unannounced_accesses;
   j["unannounced_access_ratio"] =
       accesses == 0 ? 0.0 : static_cast<double>(totals.unannounced_accesses) / accesses;
   j["intent_lead_clocks_mean"] =
