@@ -1,5 +1,6 @@
 #include "core/protocol/node.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -191,6 +192,7 @@ void Node::CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx) {
 void Node::OnTimer(uint64_t timer_id) {
   if (timer_id != kSyncTimer) return;
   Effects fx;
+  const double started = runtime_.Now();
   {
     EngineLock g(*this, fx);
     for (WorkerId w = 0; w < workers_.size(); ++w) {
@@ -209,7 +211,14 @@ void Node::OnTimer(uint64_t timer_id) {
     }
   }
   Flush(fx);
-  runtime_.SetTimer(sync_period_seconds_, kSyncTimer);
+  // Pacing: the next round is at least kSyncPacing times this handler's own
+  // time away, so building rounds takes at most 1/kSyncPacing of the
+  // protocol context's time (a round over many replicas costs more than a
+  // short period; back to back, they starved the workers of a 2-core node).
+  // Runtimes whose clock does not move inside a handler (simulated and
+  // virtual time) see 0 and keep the period exactly.
+  const double spent = runtime_.Now() - started;
+  runtime_.SetTimer(std::max(sync_period_seconds_, kSyncPacing * spent), kSyncTimer);
 }
 
 Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {

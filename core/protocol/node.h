@@ -57,7 +57,9 @@ struct NodeOptions {
   ParamStore::Initializer init;          // null: zeros
   OptimizerConfig optimizer;             // how pushes apply (default: additive)
   std::shared_ptr<const Policy> policy;  // null: classic
-  double sync_period_seconds = 1e-3;     // replica synchronisation period
+  // Replica synchronisation period. A timer round also waits for the previous
+  // one's answer, and for 5x the time the node took to build it (OnTimer).
+  double sync_period_seconds = 1e-3;
   // Significance filter of timer rounds (Gaia's, NSDI'17): a replica whose
   // local change since its last flush is at most `sync_significance` of its
   // value's norm (and an idle one) skips the round, at most
@@ -266,6 +268,8 @@ class Node {
   ParamStore store_;
   std::shared_ptr<const Policy> policy_;
   const double sync_period_seconds_;
+  static constexpr double kSyncPacing =
+      5;  // OnTimer: rounds use at most 1/5 of the protocol context
   const float sync_significance_sq_;
   const uint32_t sync_max_deferred_;
   const uint32_t sync_round_keys_;

@@ -4,7 +4,8 @@
 //    thread is between unlocking and sending its own; a scripted runtime
 //    stages that interleaving deterministically by running a worker call
 //    from inside the first Send() of a protocol handler;
-//  - a timer sync round starts only once the previous one was answered.
+//  - a timer sync round starts only once the previous one was answered, and
+//    the next timer is paced by the time the round took to build.
 #include <catch2/catch.hpp>
 #include <functional>
 #include <memory>
@@ -40,15 +41,19 @@ class ScriptedRuntime final : public Runtime {
     messages.push_back(*m);
     if (on_first_send) std::exchange(on_first_send, nullptr)();
   }
-  double Now() override { return 0; }
+  // Each call moves the clock by `now_step` (0: time stands still in handlers).
+  double Now() override { return now += now_step; }
   void Compute(double) override {}
-  void SetTimer(double, uint64_t) override {}
+  void SetTimer(double delay, uint64_t) override { timer_delays.push_back(delay); }
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
   std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoopParker>(); }
 
   std::vector<std::pair<NodeId, MessageType>> sent;
   std::vector<Message> messages;
   std::function<void()> on_first_send;
+  double now = 0;
+  double now_step = 0;
+  std::vector<double> timer_delays;
 
  private:
   NodeId self_;
@@ -133,6 +138,31 @@ TEST_CASE("a timer sync round waits until the previous one is answered", "[proto
   node.OnTimer(1);
   CHECK(sync_requests() == 2);
   CHECK(node.PendingOperations() == 1);  // the new round, until it is answered
+}
+
+TEST_CASE("timer rounds are paced by the time they take to build", "[protocol]") {
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
+  NodeOptions o = OneWorkerRelocating();
+  o.sync_period_seconds = 1e-3;
+  Node node(o, rt);
+  const Key k = KeyHomedAt(0, 2);
+  const std::vector<Key> keys{k};
+  node.worker(0).Intent(keys, 0, 10);
+  Message grant{MessageType::kReplicaGrant, 0, 0, 0, 0, {k}, {}, {1.0f, 2.0f}};
+  REQUIRE(Deliver(node, grant).ok());
+  rt.timer_delays.clear();
+
+  node.OnTimer(1);  // the clock stands still in the handler: the period
+  REQUIRE(rt.timer_delays.size() == 1);
+  CHECK(rt.timer_delays.back() == Approx(1e-3));
+  Message answer{MessageType::kSyncResponse, 0, 0, rt.messages.back().op_id, 0, {k}, {}, {1, 2}};
+  REQUIRE(Deliver(node, answer).ok());
+
+  rt.now_step = 0.01;  // the handler takes 10 ms: the next round waits 5x that
+  node.OnTimer(1);
+  REQUIRE(rt.timer_delays.size() == 2);
+  CHECK(rt.timer_delays.back() == Approx(0.05));
+  CHECK(node.Metrics().sync_rounds == 2);
 }
 
 TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[protocol]") {
