@@ -318,6 +318,8 @@ PYBIND11_MODULE(_augur, m) {
   py::class_<WorkerHandle>(m, "Worker")
       .def_property_readonly("id", [](const WorkerHandle& h) { return h.index; })
       .def_property_readonly("rank", [](const WorkerHandle& h) { return h.node->node->rank(); })
+      .def_property_readonly(
+          "node", [](const WorkerHandle& h) { return py::cast(h.node, py::return_value_policy::reference); })
       .def_property_readonly("clock",
                              [](const WorkerHandle& h) { return (*WorkerCall(h)).clock(); })
       .def_property_readonly("uses_intent",
