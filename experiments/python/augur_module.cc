@@ -278,6 +278,13 @@ PYBIND11_MODULE(_augur, m) {
           "lr", [](const NodeHandle& n) { return n.node->options().node.optimizer.learning_rate; })
       .def_property_readonly("finished", [](const NodeHandle& n) { return n.node->finished(); })
       .def("length", [](const NodeHandle& n, Key k) { return n.node->layout().Length(k); })
+      .def_property_readonly("layout",
+                             [](const NodeHandle& n) {
+                               std::vector<std::tuple<Key, Key, uint32_t>> out;
+                               for (const ValueLayout::Range& r : n.node->layout().ranges())
+                                 out.emplace_back(r.begin, r.end - 1, r.length);
+                               return out;
+                             })
       .def(
           "worker",
           [](NodeHandle& n, uint32_t i) {
@@ -318,8 +325,10 @@ PYBIND11_MODULE(_augur, m) {
   py::class_<WorkerHandle>(m, "Worker")
       .def_property_readonly("id", [](const WorkerHandle& h) { return h.index; })
       .def_property_readonly("rank", [](const WorkerHandle& h) { return h.node->node->rank(); })
-      .def_property_readonly(
-          "node", [](const WorkerHandle& h) { return py::cast(h.node, py::return_value_policy::reference); })
+      .def_property_readonly("node",
+                             [](const WorkerHandle& h) {
+                               return py::cast(h.node, py::return_value_policy::reference);
+                             })
       .def_property_readonly("clock",
                              [](const WorkerHandle& h) { return (*WorkerCall(h)).clock(); })
       .def_property_readonly("uses_intent",

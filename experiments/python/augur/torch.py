@@ -57,7 +57,10 @@ class Embedding(torch.nn.Module):
         self.key_offset = int(key_offset)
         if self.num_embeddings <= 0:
             raise ValueError(f"num_embeddings must be positive, not {num_embeddings}")
-        for key in (self.key_offset, self.key_offset + self.num_embeddings - 1):
+        first, last = self.key_offset, self.key_offset + self.num_embeddings - 1
+        probes = [first, last] + [max(a, first) for a, b, _ in node.layout if a <= last and b >= first]
+        probes += [b + 1 for _, b, _ in node.layout if first <= b < last]
+        for key in probes:  # the lengths in [first, last] are those at these keys
             if node.length(key) != self.embedding_dim:
                 raise ValueError(
                     f"key {key} has values of {node.length(key)} floats, not embedding_dim "
