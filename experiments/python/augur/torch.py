@@ -156,3 +156,57 @@ class IntentLoader:
             if self.advance_clock:
                 self.worker.advance_clock()
             fill()
+
+
+class DenseParameters:
+    """A module's dense parameters kept in the parameter server, one key per tensor.
+
+    pull() copies the current values into the module, push() sends its
+    gradients (the node's optimizer applies them at the main copy; a "sum"
+    node gets -lr * gradient) and clears them. layout() gives the join
+    layout these keys need: augur.join(layout=DenseParameters.layout(m, k)).
+    """
+
+    def __init__(self, worker, module, first_key, lr=None):
+        self.worker = worker
+        self.params = list(module.parameters())
+        self.keys = np.arange(first_key, first_key + len(self.params), dtype=np.uint64)
+        self.sizes = [p.numel() for p in self.params]
+        self.flat = np.zeros(sum(self.sizes), np.float32)
+        node = worker.node
+        for k, n in zip(self.keys, self.sizes):
+            if node.length(int(k)) != n:
+                raise ValueError(f"key {int(k)} has {node.length(int(k))} floats, the parameter "
+                                 f"{n}: join with layout=DenseParameters.layout(module, {first_key})")
+        self._scale = -(0.1 if lr is None else float(lr)) if node.optimizer == "sum" else None
+
+    @staticmethod
+    def layout(module, first_key):
+        return [(first_key + i, first_key + i, p.numel())
+                for i, p in enumerate(module.parameters())]
+
+    def intent(self, start, end):
+        self.worker.intent(self.keys, start, end)
+
+    def set_from_module(self):
+        """Overwrites the stored values with the module's (initialisation)."""
+        flat = np.concatenate([p.detach().reshape(-1).numpy() for p in self.params])
+        self.worker.set(self.keys, flat.astype(np.float32))
+
+    def pull(self):
+        self.worker.wait(self.worker.pull_async(self.keys, self.flat))
+        at = 0
+        with torch.no_grad():
+            for p, n in zip(self.params, self.sizes):
+                p.copy_(torch.from_numpy(self.flat[at:at + n]).reshape(p.shape))
+                at += n
+
+    def push(self):
+        grads = [p.grad.reshape(-1) if p.grad is not None else torch.zeros(p.numel())
+                 for p in self.params]
+        flat = torch.cat(grads).numpy().astype(np.float32)
+        if self._scale is not None:
+            flat *= np.float32(self._scale)
+        self.worker.push(self.keys, flat)
+        for p in self.params:
+            p.grad = None
