@@ -1,11 +1,15 @@
 """`augur launch --local 2 -- python3 SCRIPT`: a real two-process cluster from Python."""
 
 import json
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
-from conftest import AUGUR
+import pytest
+
+from conftest import AUGUR, BUILD, free_port
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -32,3 +36,17 @@ def test_a_failing_program_fails_the_launch(tmp_path):
                "import os, sys; sys.exit(3 if os.environ['AUGUR_RANK'] == '1' else 0)")
     assert p.returncode != 0
     assert "rank 1 failed (exit code 3)" in p.stdout
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None, reason="needs mpirun (openmpi-bin)")
+def test_mpirun_ranks_join_from_open_mpi_variables(tmp_path, secret):
+    env = dict(os.environ, PYTHONPATH=str(BUILD / "python"), AUGUR_SECRET_FILE=secret,
+               AUGUR_COORDINATOR=f"127.0.0.1:{free_port()}", AUGUR_OUT=str(tmp_path))
+    p = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                        "-x", "PYTHONPATH", "-x", "AUGUR_SECRET_FILE", "-x", "AUGUR_COORDINATOR",
+                        "-x", "AUGUR_OUT", sys.executable, str(HERE / "launch_check.py")],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for r in range(2):  # rank and size came from OMPI_COMM_WORLD_RANK/SIZE
+        rank = json.loads((tmp_path / f"rank-{r}" / "result.json").read_text())
+        assert rank["rank"] == r and rank["nodes"] == 2 and rank["verified"] is True
