@@ -50,3 +50,19 @@ def test_mpirun_ranks_join_from_open_mpi_variables(tmp_path, secret):
     for r in range(2):  # rank and size came from OMPI_COMM_WORLD_RANK/SIZE
         rank = json.loads((tmp_path / f"rank-{r}" / "result.json").read_text())
         assert rank["rank"] == r and rank["nodes"] == 2 and rank["verified"] is True
+
+
+def test_a_rank_leaving_without_finish_is_a_lost_peer_not_a_hang(tmp_path):
+    script = tmp_path / "leave.py"
+    script.write_text(
+        "import sys, numpy as np, augur\n"
+        "node = augur.join(dim=2, workers=1, peer_timeout='5s')\n"
+        "w = node.worker(0)\n"
+        "w.push(np.arange(4, dtype=np.uint64), np.ones((4, 2), np.float32))\n"
+        "if node.rank == 1:\n"
+        "    sys.exit(0)\n"
+        "w.barrier()\n")
+    p = launch(tmp_path / "out", sys.executable, str(script))
+    assert p.returncode != 0
+    assert "rank 1: exiting without node.finish()" in p.stdout
+    assert "rank 0: lost rank 1" in p.stdout

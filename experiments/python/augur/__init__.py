@@ -12,7 +12,10 @@ SCRIPT`, `--hostfile`, srun or mpirun, and in each:
 Keys are numpy uint64 arrays; values float32 arrays of shape (len(keys), length).
 """
 
+import atexit
 import numbers
+import sys
+import weakref
 
 from . import _augur
 from ._augur import Node, Ticket, Worker  # noqa: F401
@@ -61,8 +64,21 @@ def join(dim, workers=1, layout=(), optimizer="sum", lr=0.1, initial_accumulator
         sample_range = (int(sample_range[0]), int(sample_range[1]))
     if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim <= 0:
         raise ValueError(f"dim must be a positive integer, not {dim!r}")
-    return _augur.join(int(dim), ranges, flags, optimizer, float(lr), float(initial_accumulator),
+    node = _augur.join(int(dim), ranges, flags, optimizer, float(lr), float(initial_accumulator),
                        float(init_scale), sample_range, workload)
+    _joined.add(node)
+    return node
+
+
+_joined = weakref.WeakSet()
+
+
+@atexit.register
+def _warn_unfinished():
+    for node in list(_joined):
+        if not node.finished:
+            print(f"augur: rank {node.rank}: exiting without node.finish(): the other nodes "
+                  "see this rank as lost and no result.json is written", file=sys.stderr)
 
 
 def _finish(self, epoch_seconds=(), samples=0, verified=None, extra=None):
