@@ -143,8 +143,15 @@ struct TicketHandle {
     if (done || worker.node->node->finished()) return;
     try {
       Wait();
-    } catch (...) {  // used by another thread now: nothing safe to do but wait on it later
-      std::fprintf(stderr, "augur: a dropped ticket could not wait for its operation\n");
+    } catch (const std::runtime_error& e) {
+      // The worker is in a call on another thread: waiting here would race
+      // with it. The operation may still write, so its buffers stay alive.
+      std::fprintf(stderr,
+                   "augur: a ticket dropped unwaited could not wait (%s); its buffers "
+                   "are kept\n",
+                   e.what());
+      buffer.release();
+      new std::vector<Key>(std::move(keys));  // intentionally kept: the operation reads them
     }
   }
 };

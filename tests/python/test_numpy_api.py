@@ -43,6 +43,16 @@ def test_pull_async_writes_out_in_place(solo):
     np.testing.assert_array_equal(w.pull(k), [[2, 3], [4, 5]])
 
 
+def test_a_ticket_dropped_unwaited_waits_for_its_buffer(solo):
+    w = solo(dim=3, workers=1).worker(0)
+    k = np.arange(100, dtype=np.uint64)
+    w.push(k, np.full((100, 3), 2, np.float32))
+    out = np.zeros((100, 3), np.float32)
+    t = w.pull_async(k, out)
+    del t  # the ticket waited before letting go of out
+    np.testing.assert_array_equal(out, np.full((100, 3), 2))
+
+
 def test_layout_gives_values_of_other_lengths(solo):
     node = solo(dim=2, workers=1, layout=[(100, 199, 5)])
     w = node.worker(0)
