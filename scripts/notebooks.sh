@@ -43,7 +43,7 @@ for nb in notebooks/*.ipynb; do
   results=$out/data/sim/results.csv
   [ "$name" = sim_vs_real ] && results=$results:$out/data/tcp/results.csv
   log "executing $nb"
-  if ! AUGUR_RESULTS=$results /usr/bin/jupyter nbconvert --to notebook --execute \
+  if ! AUGUR_RESULTS=$results AUGUR_BUILD=$build_dir /usr/bin/jupyter nbconvert --to notebook --execute \
     --ExecutePreprocessor.timeout=300 --output-dir "$out" "$nb" > "$out/$name.log" 2>&1; then
     log "FAILED: $nb (see $out/$name.log)"
     tail -20 "$out/$name.log" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
 #   1. release build in build/: the whole ctest suite (unit, scenario, backend and script tests);
-#      then the notebooks, executed headless on a small `augur compare` (scripts/notebooks.sh);
+#      then the notebooks, executed headless on a small `augur compare` (scripts/notebooks.sh),
+#      and the Python module's tests (pytest, tests/python);
 #   2. ASan+UBSan build in build-asan/: the unit and scenario tests again;
 #   3. TSan build in build-tsan/: the TCP backend's tests again (real threads);
 #   4. a short libFuzzer run (scripts/fuzz.sh, 5 s per target; clang build in build-fuzz/);
@@ -22,6 +23,8 @@ log "test suite"
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
 log "notebooks (scripts/notebooks.sh: a small compare, then nbconvert --execute of each)"
 scripts/notebooks.sh build
+log "Python tests (pytest: the augur module in build/python, tiny sizes)"
+AUGUR_BUILD_DIR=build /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 
 log "sanitizer build (build-asan/, address+undefined)"
 AUGUR_TARGETS=augur_tests build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \

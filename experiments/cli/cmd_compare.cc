@@ -155,7 +155,8 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   o.policies = *policies;
   o.nodes = *nodes;
   o.matrix_flags = extras;
-  o.single_flags = SingleSubset(extras);
+  // A Python workload's program takes the same flags in both roles.
+  o.single_flags = IsPythonWorkload(o.workload) ? extras : SingleSubset(extras);
   o.user_compute_per_sample = Has(extras, "--compute-per-sample");
   if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
   const auto start = std::chrono::steady_clock::now();
@@ -214,7 +215,8 @@ CommandFn AddCompareCommand(CLI::App& root) {
   CompareOptions& o = f->options;
   app->add_option("--backend", o.backend, "sim | tcp (local processes) | loopback")
       ->capture_default_str();
-  app->add_option("--workload", o.workload, "kge | wv | mf")->capture_default_str();
+  app->add_option("--workload", o.workload, "kge | wv | mf | ctr | gnn (Python, --backend tcp)")
+      ->capture_default_str();
   app->add_option("--data", o.data_dir, "Prepared data set (default: the data cache)");
   app->add_option("--policies", f->policies, "Comma-separated policies")->capture_default_str();
   app->add_option("--nodes", f->nodes, "Comma-separated node counts")->capture_default_str();

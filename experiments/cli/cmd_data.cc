@@ -12,6 +12,7 @@
 #include "experiments/cli/command.h"
 #include "experiments/cli/data_help.h"
 #include "experiments/data/corpus_builder.h"
+#include "experiments/data/ctr_generator.h"
 #include "experiments/data/data_cache.h"
 #include "experiments/data/kg_dataset.h"
 #include "experiments/data/kg_import.h"
@@ -176,15 +177,26 @@ int RunMf(MfFlags f, const CLI::App& app) {
 
 }  // namespace
 
+// `augur data ctr` (issue 21): the generated click-through data set.
+int RunCtr(const CtrOptions& o, const std::string& out) {
+  if (Status s = ValidateCtrOptions(o); !s.ok()) return UsageError(s.message());
+  if (int rc = WriteStaged(out, [&](const std::string& tmp) { return WriteCtrDataset(o, tmp); }))
+    return rc;
+  std::printf(
+      "ctr: %llu rows (13 dense, 26 categorical features, ids up to %u per feature) -> %s\n",
+      static_cast<unsigned long long>(o.rows), o.max_cardinality, out.c_str());
+  return 0;
+}
+
 CommandFn AddDataCommand(CLI::App& root) {
   auto wf = std::make_shared<WordNetFlags>();
   auto kf = std::make_shared<KgFlags>();
   auto tf = std::make_shared<TextFlags>();
   auto mff = std::make_shared<MfFlags>();
-  CLI::App* data = root.add_subcommand(
-      "data",
-      "Prepare data sets: wordnet, kg (your triples), text (your text or WordNet), mf "
-      "(your ratings or generated)");
+  CLI::App* data = root.add_subcommand("data",
+                                       "Prepare data sets: wordnet, kg (your triples), text (your "
+                                       "text or WordNet), ctr (generated), mf "
+                                       "(your ratings or generated)");
   data->require_subcommand(1);
   data->footer(DataHelpAll());
   CLI::App* wn = data->add_subcommand(
@@ -241,7 +253,23 @@ CommandFn AddDataCommand(CLI::App& root) {
       ->capture_default_str();
   mf->add_option("--noise", mff->gen.noise, "Without --in: std. deviation of the noise")
       ->capture_default_str();
-  return [wf, kf, tf, mff, wn, kg, text, mf]() -> int {
+  auto ctr_options = std::make_shared<CtrOptions>();
+  auto ctr_out = std::make_shared<std::string>();
+  CLI::App* ctr = data->add_subcommand(
+      "ctr",
+      "Generate a Criteo-shaped click-through data set: 13 dense and 26 categorical features "
+      "(Zipf ids), labels from a planted logistic truth (the ctr Python workload)");
+  ctr->add_option("--out", *ctr_out, "Output directory")->required();
+  ctr->add_option("--rows", ctr_options->rows, "Rows (train + test)")->capture_default_str();
+  ctr->add_option("--test-fraction", ctr_options->test_fraction, "Share of rows held out")
+      ->capture_default_str();
+  ctr->add_option("--max-cardinality", ctr_options->max_cardinality,
+                  "Ids of the largest feature (the others geometrically fewer, down to 4)")
+      ->capture_default_str();
+  ctr->add_option("--skew", ctr_options->skew, "Zipf exponent of the ids")->capture_default_str();
+  ctr->add_option("--seed", ctr_options->seed, "Generator seed")->capture_default_str();
+  return [wf, kf, tf, mff, wn, kg, text, mf, ctr, ctr_options, ctr_out]() -> int {
+    if (ctr->parsed()) return RunCtr(*ctr_options, *ctr_out);
     if (wn->parsed()) return RunWordNet(*wf);
     if (kg->parsed()) return RunKg(*kf);
     if (text->parsed()) return RunText(*tf);

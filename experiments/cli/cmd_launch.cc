@@ -18,6 +18,7 @@
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
 #include "experiments/launch/hostfile.h"
+#include "experiments/launch/launch_env.h"
 #include "experiments/launch/process_group.h"
 #include "experiments/launch/result_merge.h"
 #include "experiments/report/run_result.h"
@@ -36,8 +37,15 @@ struct LaunchFlags {
   std::string augur_path;
   std::string kill_after = "45s";
   uint32_t restarts = 0;  // --restart-on-failure N
+  std::string out;        // --out: program mode's OUT (flags mode: --out after --)
   std::vector<std::string> run_flags;
 };
+
+// Program mode: what follows `--` is a program to start once per rank
+// (torchrun style) rather than `augur run` flags.
+bool IsProgram(const std::vector<std::string>& after_dash) {
+  return !after_dash.empty() && !after_dash[0].empty() && after_dash[0][0] != '-';
+}
 
 // The flags launch sets itself; they must not appear after `--`.
 const char* kReserved[] = {"--rank", "--nodes", "--coordinator", "--secret-file", "--cluster-id"};
@@ -107,12 +115,29 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
   ProcessGroup group;
   for (uint32_t r = 0; r < nodes; ++r) {
     std::vector<std::string> run = {f.augur_path, "run"};
-    run.insert(run.end(), passed.begin(), passed.end());
-    for (const std::string& a :
-         {std::string("--rank"), std::to_string(r), std::string("--nodes"), std::to_string(nodes),
-          std::string("--coordinator"), coordinator, std::string("--secret-file"), f.secret_file,
-          std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
-      run.push_back(a);
+    if (IsProgram(f.run_flags)) {  // env AUGUR_RANK=r ... PROGRAM ARGS (launch_env.h)
+      run = {"env"};
+      for (const std::string& a :
+           LaunchEnvAssignments({r, nodes, coordinator, f.secret_file, f.cluster_id, out_dir}))
+        run.push_back(a);
+      run.push_back("PYTHONUNBUFFERED=1");  // a Python program's lines arrive as printed
+      // The Python module built with this augur (build/python), ahead of any other.
+      const std::filesystem::path py =
+          std::filesystem::path(f.augur_path).parent_path().parent_path() / "python";
+      if (std::filesystem::exists(py / "augur" / "__init__.py")) {
+        const char* old = std::getenv("PYTHONPATH");
+        run.push_back("PYTHONPATH=" + py.string() +
+                      (old != nullptr && *old != '\0' ? ":" + std::string(old) : ""));
+      }
+      run.insert(run.end(), f.run_flags.begin(), f.run_flags.end());
+    } else {
+      run.insert(run.end(), passed.begin(), passed.end());
+      for (const std::string& a :
+           {std::string("--rank"), std::to_string(r), std::string("--nodes"), std::to_string(nodes),
+            std::string("--coordinator"), coordinator, std::string("--secret-file"), f.secret_file,
+            std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
+        run.push_back(a);
+      }
     }
     std::vector<std::string> argv = run;
     if (f.local == 0) {  // over ssh: HOST 'cd CWD && exec augur run ...'
@@ -147,7 +172,15 @@ int Launch(LaunchFlags& f) {
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
   std::string out_dir, checkpoint_dir;
   std::vector<std::string> passed;
-  if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &checkpoint_dir, &passed); !s.ok()) {
+  const bool program = IsProgram(f.run_flags);
+  if (program) {
+    if (f.restarts > 0)
+      return UsageError("--restart-on-failure restarts `augur run` ranks, not a program");
+    out_dir = f.out;
+  } else if (!f.out.empty()) {
+    return UsageError("--out before -- is for a program; give augur run flags --out after --");
+  } else if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &checkpoint_dir, &passed);
+             !s.ok()) {
     return UsageError(s.message());
   }
   if (f.restarts > 0 && checkpoint_dir.empty())
@@ -239,6 +272,11 @@ int Launch(LaunchFlags& f) {
       std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);
   }
   Result<std::vector<nlohmann::json>> ranks = ReadRankResults(out_dir, nodes);
+  if (!ranks.ok() && program && !failed) {  // a program need not write results
+    std::printf("[launch] every rank succeeded; no results to merge (%s)\n",
+                ranks.status().message().c_str());
+    return 0;
+  }
   if (!ranks.ok()) return RunError(failed ? "cluster failed" : ranks.status().message());
   Result<nlohmann::json> merged = MergeRankResults(*ranks);
   if (!merged.ok()) return RunError(merged.status().message());
@@ -257,7 +295,10 @@ CommandFn AddLaunchCommand(CLI::App& root) {
       "launch",
       "Start a TCP cluster of `augur run` processes (--local N on this machine, or --hostfile "
       "over ssh), stream their output with a rank prefix, merge their results into "
-      "OUT/result.json. Usage: augur launch --local 4 -- --workload zipf --verify --out DIR");
+      "OUT/result.json. Usage: augur launch --local 4 -- --workload zipf --verify --out DIR. "
+      "When a program follows -- (augur launch --local 2 -- python3 train.py), it is started "
+      "once per rank with AUGUR_RANK, AUGUR_NODES, AUGUR_COORDINATOR, AUGUR_SECRET_FILE, "
+      "AUGUR_CLUSTER_ID and AUGUR_OUT set (augur.join reads them)");
   app->add_option("--local", f->local, "Start N nodes on this machine (loopback)");
   app->add_option("--hostfile", f->hostfile,
                   "Start ranks over ssh: one host per line, optional 'slots=N'; OUT and the "
@@ -277,7 +318,10 @@ CommandFn AddLaunchCommand(CLI::App& root) {
                   "When a rank fails, restart the whole cluster up to N times, from the last "
                   "checkpoint of the run's --checkpoint-dir (issue 7)")
       ->capture_default_str();
-  app->add_option("run_flags", f->run_flags, "`augur run` flags, after --");
+  app->add_option("--out", f->out,
+                  "With a program after --: the directory given to it as AUGUR_OUT, where each "
+                  "rank writes rank-R/result.json (default: a temporary one)");
+  app->add_option("run_flags", f->run_flags, "`augur run` flags, or PROGRAM ARGS..., after --");
   return [f]() -> int { return Launch(*f); };
 }
 

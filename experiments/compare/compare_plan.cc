@@ -27,6 +27,24 @@ std::string FormatSeconds(double s) {
   return buf;
 }
 
+constexpr const char* kPython = "/usr/bin/python3";  // Debian's, with numpy and torch
+
+// `augur launch --local N --out DIR -- python3 -m augur.workloads.W` and the common flags.
+std::vector<std::string> PythonRun(const CompareOptions& o, uint32_t nodes,
+                                   const std::string& out_dir) {
+  std::vector<std::string> a = {"launch", "--local", std::to_string(nodes),
+                                "--out",  out_dir,   "--",
+                                kPython,  "-m",      "augur.workloads." + o.workload};
+  for (const std::string& s : {std::string("--epochs"), std::to_string(o.epochs),
+                               std::string("--seed"), std::to_string(o.seed)})
+    a.push_back(s);
+  if (!o.data_dir.empty()) {
+    a.push_back("--data");
+    a.push_back(o.data_dir);
+  }
+  return a;
+}
+
 void AddCommon(const CompareOptions& o, std::vector<std::string>* a) {
   for (const std::string& s :
        {std::string("--workload"), o.workload, std::string("--epochs"), std::to_string(o.epochs),
@@ -43,9 +61,12 @@ void AddCommon(const CompareOptions& o, std::vector<std::string>* a) {
 Status CompareOptions::Validate() const {
   if (backend != "sim" && backend != "tcp" && backend != "loopback")
     return Status::Error("--backend '" + backend + "' is unknown (expected sim|tcp|loopback)");
-  if (workload != "kge" && workload != "wv" && workload != "mf")
+  if (IsPythonWorkload(workload) && backend != "tcp")
+    return Status::Error("--workload " + workload +
+                         " is a Python workload: it runs on real processes, --backend tcp");
+  if (workload != "kge" && workload != "wv" && workload != "mf" && !IsPythonWorkload(workload))
     return Status::Error("--workload '" + workload +
-                         "' cannot be compared (expected kge|wv|mf: they have a baseline)");
+                         "' cannot be compared (expected kge|wv|mf|ctr|gnn: they have a baseline)");
   if (policies.empty()) return Status::Error("--policies is empty");
   if (nodes.empty()) return Status::Error("--nodes is empty");
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
@@ -62,6 +83,10 @@ Status CompareOptions::Validate() const {
   return Status::Ok();
 }
 
+bool IsPythonWorkload(const std::string& workload) {
+  return workload == "ctr" || workload == "gnn";
+}
+
 uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores) {
   if (o.single_threads > 0) return o.single_threads;
   return std::max<uint32_t>(1, std::min(o.workers, std::max<uint32_t>(1, hardware_cores)));
@@ -71,6 +96,15 @@ PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores) {
   PlannedRun r;
   r.name = "single";
   r.out_dir = o.out_dir + "/runs/single";
+  if (IsPythonWorkload(o.workload)) {  // it writes DIR/result.json itself
+    r.args = PythonRun(o, 1, r.out_dir);
+    for (const std::string& s :
+         {std::string("--baseline"), std::string("--threads"),
+          std::to_string(SingleThreads(o, hardware_cores)), std::string("--out"), r.out_dir})
+      r.args.push_back(s);
+    r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
+    return r;
+  }
   r.args = {"single", "--threads", std::to_string(SingleThreads(o, hardware_cores))};
   AddCommon(o, &r.args);
   r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
@@ -88,6 +122,15 @@ std::vector<PlannedRun> PlanMatrix(const CompareOptions& o) {
       r.nodes = n;
       r.name = o.backend + "-" + policy + "-n" + std::to_string(n);
       r.out_dir = o.out_dir + "/runs/" + r.name;
+      if (IsPythonWorkload(o.workload)) {
+        r.args = PythonRun(o, n, r.out_dir);
+        for (const std::string& s :
+             {std::string("--policy"), policy, std::string("--workers"), std::to_string(o.workers)})
+          r.args.push_back(s);
+        r.args.insert(r.args.end(), o.matrix_flags.begin(), o.matrix_flags.end());
+        runs.push_back(std::move(r));
+        continue;
+      }
       std::vector<std::string> flags = {"--policy", policy, "--workers", std::to_string(o.workers)};
       AddCommon(o, &flags);
       if (o.compute_per_sample.has_value() && !o.user_compute_per_sample) {

@@ -51,6 +51,12 @@ PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores);
 // The matrix, in policy-major order. REQUIRES: o validated.
 std::vector<PlannedRun> PlanMatrix(const CompareOptions& o);
 
+// ctr and gnn: Python workloads (experiments/python/augur/workloads), run as
+// `python3 -m augur.workloads.NAME` under `augur launch` (the baseline with
+// --baseline, one process); TCP backend only. Every pass-through flag goes to
+// both (the programs' own flags).
+bool IsPythonWorkload(const std::string& workload);
+
 // Threads the baseline uses: single_threads, else min(workers, hardware cores).
 uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores);
 

@@ -9,6 +9,8 @@ namespace augur {
 QualityMetric HeadlineQuality(const std::string& workload) {
   if (workload == "wv") return {"quality.heldout_loss", false};
   if (workload == "mf") return {"quality.test_rmse", false};
+  if (workload == "ctr") return {"quality.test_auc", true};
+  if (workload == "gnn") return {"quality.test_accuracy", true};
   return {"quality.test_mrr", true};
 }
 

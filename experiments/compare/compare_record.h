@@ -39,7 +39,7 @@ struct QualityMetric {
   bool higher_is_better = true;
 };
 
-// kge: test MRR; wv: held-out loss; mf: test RMSE.
+// kge: test MRR; wv: held-out loss; mf: test RMSE; ctr: test AUC; gnn: test accuracy.
 QualityMetric HeadlineQuality(const std::string& workload);
 
 // The baseline's time per sample on one core: its CPU seconds per epoch

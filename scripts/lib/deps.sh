@@ -9,6 +9,7 @@ AUGUR_PACKAGES=(
   openssh-server slurmctld slurmd slurm-client
   wordnet-base
   python3-matplotlib python3-pandas python3-ipykernel python3-nbformat jupyter-nbconvert
+  pybind11-dev python3-dev python3-numpy python3-torch python3-pytest
 )
 
 log() { printf '[augur] %s\n' "$*" >&2; }

@@ -89,6 +89,34 @@ TEST_CASE("the plan runs every policy at every node count, with pass-through fla
   CHECK_FALSE(Contains(tcp[1].args, {"--compute-per-sample"}));
 }
 
+TEST_CASE("python workloads run as programs under augur launch, on tcp only", "[compare]") {
+  CompareOptions o = Options();
+  o.workload = "ctr";
+  Status s = o.Validate();  // backend sim
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.message().find("--backend tcp") != std::string::npos);
+  o.backend = "tcp";
+  REQUIRE(o.Validate().ok());
+  o.data_dir = "/d";
+  o.matrix_flags = o.single_flags = {"--max-train-rows", "100"};
+  const std::vector<PlannedRun> runs = PlanMatrix(o);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[3].name == "tcp-adaptive-n8");
+  CHECK(Contains(runs[3].args, {"launch", "--local", "8", "--out", "/tmp/cmp/runs/tcp-adaptive-n8",
+                                "--", "/usr/bin/python3", "-m", "augur.workloads.ctr"}));
+  CHECK(Contains(runs[3].args, {"--policy", "adaptive", "--workers", "4"}));
+  CHECK(Contains(runs[3].args, {"--data", "/d"}));
+  CHECK(Contains(runs[3].args, {"--max-train-rows", "100"}));
+  CHECK_FALSE(Contains(runs[3].args, {"--workload"}));
+  const PlannedRun single = PlanSingle(o, 2);
+  CHECK(Contains(single.args, {"launch", "--local", "1"}));
+  CHECK(Contains(single.args, {"--baseline", "--threads", "2", "--out", "/tmp/cmp/runs/single"}));
+  CHECK(Contains(single.args, {"--max-train-rows", "100"}));
+  CHECK(HeadlineQuality("ctr").name == "quality.test_auc");
+  CHECK(HeadlineQuality("gnn").name == "quality.test_accuracy");
+  CHECK(HeadlineQuality("gnn").higher_is_better);
+}
+
 CompareRecord Record(const std::string& policy, uint32_t nodes, double epoch, double mrr) {
   CompareRecord r;
   r.name = policy + std::to_string(nodes);

@@ -52,3 +52,30 @@ timeout 120 "$AUGUR" launch --hostfile "$WORK/hosts" --ssh "$ssh_cmd" --port "$(
 expect_json "$WORK/ssh/result.json" nodes 3
 expect_json "$WORK/ssh/result.json" verified true
 pass "launch --hostfile: 3 ranks over real ssh, verified"
+
+# A program instead of `augur run` flags (issue 21): the same ranks over ssh,
+# each a Python process joining with the AUGUR_* variables launch passes.
+module_dir=$(dirname "$AUGUR")/../python
+if [ -f "$module_dir/augur/__init__.py" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  cat >"$WORK/sums.py" <<'PY'
+import numpy as np, augur
+node = augur.join(dim=2, workers=1, policy="adaptive")
+w = node.worker(0)
+keys = np.arange(10, dtype=np.uint64)
+w.intent(keys, 0, 1)
+w.push(keys, np.ones((10, 2), np.float32))
+for _ in range(2):
+    w.barrier()
+    w.wait_sync()
+w.barrier()
+ok = bool((w.pull(keys) == node.num_nodes).all())
+w.barrier()
+node.finish(samples=10, verified=ok)
+PY
+  timeout 120 "$AUGUR" launch --hostfile "$WORK/hosts" --ssh "$ssh_cmd" --port "$(free_port)" \
+    --out "$WORK/ssh-py" -- /usr/bin/python3 "$WORK/sums.py" >"$WORK/ssh-py.log" 2>&1 ||
+    { cat "$WORK/ssh-py.log"; fail "launch --hostfile -- python3 over ssh failed"; }
+  expect_json "$WORK/ssh-py/result.json" nodes 3
+  expect_json "$WORK/ssh-py/result.json" verified true
+  pass "launch --hostfile -- python3: 3 Python ranks over real ssh, exact sums"
+fi

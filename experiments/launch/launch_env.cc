@@ -1,0 +1,33 @@
+#include "experiments/launch/launch_env.h"
+
+#include <cstdlib>
+
+namespace augur {
+
+namespace {
+
+constexpr const char* kOptionOf[] = {"rank",        "nodes",      "coordinator",
+                                     "secret-file", "cluster-id", "out"};
+
+}  // namespace
+
+std::vector<std::string> LaunchEnvAssignments(const LaunchEnv& e) {
+  const std::string values[] = {std::to_string(e.rank), std::to_string(e.nodes),
+                                e.coordinator,          e.secret_file,
+                                e.cluster_id,           e.out_dir};
+  std::vector<std::string> out;
+  for (size_t i = 0; i < std::size(kLaunchEnvNames); ++i)
+    out.push_back(std::string(kLaunchEnvNames[i]) + "=" + values[i]);
+  return out;
+}
+
+std::map<std::string, std::string> ReadLaunchEnv() {
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i < std::size(kLaunchEnvNames); ++i) {
+    const char* v = std::getenv(kLaunchEnvNames[i]);
+    if (v != nullptr && *v != '\0') out[kOptionOf[i]] = v;
+  }
+  return out;
+}
+
+}  // namespace augur

@@ -1,0 +1,92 @@
+#include "experiments/python/python_node.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "experiments/cli/tcp_flags.h"
+#include "experiments/report/run_result.h"
+
+namespace augur {
+
+PythonNode::PythonNode(JoinOptions options)
+    : options_(std::move(options)), start_(std::chrono::steady_clock::now()) {}
+
+Result<std::unique_ptr<PythonNode>> PythonNode::Join(JoinOptions options) {
+  std::unique_ptr<PythonNode> p(new PythonNode(std::move(options)));
+  p->runtime_ = std::make_unique<tcp::TcpRuntime>(p->options_.tcp);
+  p->node_ = std::make_unique<Node>(p->options_.node, *p->runtime_);
+  if (Status s = p->runtime_->Start(p->node_.get()); !s.ok()) {
+    p->runtime_.reset();  // stops the I/O thread before the node goes away
+    return s.WithContext("rank " + std::to_string(p->options_.tcp.rank));
+  }
+  PythonNode* self = p.get();
+  p->watchdog_ = std::thread([self] {
+    Status s = self->runtime_->transport().WaitFor([self] { return self->stop_watchdog_.load(); });
+    if (!s.ok()) {
+      std::fprintf(stderr, "augur: rank %u: %s\n", self->rank(), s.message().c_str());
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
+  });
+  return p;
+}
+
+void PythonNode::StopWatchdog() {
+  if (!watchdog_.joinable()) return;
+  stop_watchdog_.store(true);
+  runtime_->transport().Notify();
+  watchdog_.join();
+}
+
+PythonNode::~PythonNode() {
+  StopWatchdog();
+  runtime_.reset();  // before the node: no message or timer reaches it afterwards
+}
+
+nlohmann::json PythonNode::Metrics() {
+  RunResult r;
+  r.backend = "tcp";
+  r.totals = node_->Metrics();
+  r.per_node.push_back(r.totals);
+  nlohmann::json j = r.ToJson(options_.config_json);
+  for (const char* k : {"config", "git_commit", "machine", "seed", "epochs", "epoch_seconds",
+                        "total_seconds", "wall_seconds", "samples", "samples_per_second"})
+    j.erase(k);
+  j["rank"] = rank();
+  return j;
+}
+
+Result<nlohmann::json> PythonNode::Finish(const PythonReport& report) {
+  if (finished_) return Status::Error("finish() was called already");
+  finished_ = true;
+  RunResult r;
+  r.backend = "tcp";
+  r.totals = node_->Metrics();
+  r.per_node.push_back(r.totals);
+  StopWatchdog();
+  if (Status s = runtime_->Finish(); !s.ok())
+    return s.WithContext("rank " + std::to_string(rank()));
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  r.wall_seconds = wall;
+  r.epoch_seconds = report.epoch_seconds;
+  if (r.epoch_seconds.empty()) r.epoch_seconds.push_back(wall);
+  for (double s : r.epoch_seconds) r.total_seconds += s;
+  r.samples = report.samples;
+  r.verified = report.verified;
+  r.extra = report.extra;
+  nlohmann::json config = options_.config_json;
+  config["tcp"] = TcpOptionsJson(options_.tcp);
+  nlohmann::json j = r.ToJson(config);
+  j["rank"] = rank();
+  j["wire_security"] = tcp::WireSecurityName(options_.tcp.wire_security);
+  j["frontend"] = "python";
+  const std::string& out = options_.config.out_dir;
+  if (!out.empty()) {
+    if (Status s = WriteResultJson(out + "/rank-" + std::to_string(rank()), j); !s.ok()) return s;
+  }
+  return j;
+}
+
+}  // namespace augur

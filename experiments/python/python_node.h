@@ -1,0 +1,72 @@
+// PythonNode: one node of a TCP cluster hosted by a Python process (augur.join).
+//
+// The same core and runtime as `augur run` (experiments/drivers/tcp_driver):
+// Join() starts a TcpRuntime and a Node on it and returns once the cluster
+// is up; the caller's threads then use worker(i) (one thread per worker, as
+// core/api/worker.h requires) and call Finish() once every worker is done.
+// While workers run, a watchdog thread waits on the transport: a peer lost
+// is fatal, as for `augur run` ("augur: rank R: lost rank P: ..." and exit
+// code 1), since a parked worker cannot be cancelled.
+// Threading: worker(i) from its one thread; Metrics() from any thread;
+// Join/Finish/destructor from one thread, with no worker call in progress.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "backends/tcp/tcp_runtime.h"
+#include "core/base/status.h"
+#include "core/protocol/node.h"
+#include "experiments/python/join_options.h"
+
+namespace augur {
+
+// What the training script measured, recorded in result.json.
+struct PythonReport {
+  std::vector<double> epoch_seconds;  // empty: the time from Join to Finish as one epoch
+  uint64_t samples = 0;
+  std::optional<bool> verified;
+  nlohmann::json extra = nlohmann::json::object();  // merged into result.json (e.g. quality)
+};
+
+class PythonNode {
+ public:
+  // Blocks until every rank joined (or the join failed: error).
+  static Result<std::unique_ptr<PythonNode>> Join(JoinOptions options);
+  ~PythonNode();
+  PythonNode(const PythonNode&) = delete;
+  PythonNode& operator=(const PythonNode&) = delete;
+
+  // REQUIRES: i < num_workers(), !finished().
+  Worker& worker(uint32_t i) { return node_->worker(i); }
+  uint32_t num_workers() const { return node_->num_workers(); }
+  uint32_t rank() const { return options_.tcp.rank; }
+  uint32_t num_nodes() const { return options_.tcp.nodes; }
+  const ValueLayout& layout() const { return node_->layout(); }
+  const JoinOptions& options() const { return options_; }
+  bool finished() const { return finished_; }
+
+  // This node's counters so far, as result.json names them.
+  nlohmann::json Metrics();
+  // Drains the cluster (goodbye protocol), writes OUT/rank-R/result.json when
+  // an out directory was given, and returns the result. Call once.
+  Result<nlohmann::json> Finish(const PythonReport& report);
+
+ private:
+  explicit PythonNode(JoinOptions options);
+  void StopWatchdog();
+
+  JoinOptions options_;
+  const std::chrono::steady_clock::time_point start_;
+  std::unique_ptr<tcp::TcpRuntime> runtime_;
+  std::unique_ptr<Node> node_;
+  std::atomic<bool> stop_watchdog_{false};
+  std::thread watchdog_;
+  bool finished_ = false;
+};
+
+}  // namespace augur
