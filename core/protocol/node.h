@@ -103,7 +103,10 @@ class Node {
   const Policy& policy() const { return *policy_; }
 
   // Handles one frame from `from`. A malformed or unexpected frame returns an
-  // error (the runtime logs it and drops the peer); nothing is applied then.
+  // error (the runtime logs it and drops the peer); nothing is applied then:
+  // each handler checks the whole message, against the node's state under
+  // the engine lock, before any of it applies, and still sends and wakes what
+  // other engine calls queued (no lost wake-up).
   Status OnMessage(NodeId from, std::span<const uint8_t> frame);
   void OnTimer(uint64_t timer_id);
 
@@ -209,6 +212,10 @@ class Node {
     return CheckValueCount(m, rows, m.values.size());
   }
   Status CheckValueCount(const Message& m, bool rows, size_t value_count) const;
+  Status CheckDistinctKeys(const Message& m) const;
+  // That m.op_id is a pending operation of `kind` still expecting `keys` keys.
+  // REQUIRES: lock held.
+  Status CheckOperation(const Message& m, MessageType kind, uint64_t keys) const;
   void EnsureTimer();
 
   // --- node_routing.cc: where each key of an operation or request goes.
@@ -217,6 +224,8 @@ class Node {
                   std::span<const uint32_t> offsets, std::span<const uint32_t> missing,
                   const float* in, std::span<float> out);
   Status HandleRequest(const Message& m);
+  // A request of this node's own that came back here. REQUIRES: lock held.
+  Status CheckReturning(const Message& m) const;
   // REQUIRES (all below): lock held.
   void Dispatch(Key key, Item item, bool via_home, Effects* fx);
   void Apply(Key key, Item& item, Effects* fx);
