@@ -9,6 +9,7 @@
 #include "core/codec/codec.h"
 #include "core/policy/classic_policy.h"
 #include "core/protocol/home.h"
+#include "core/protocol/message_split.h"
 
 namespace augur {
 
@@ -38,6 +39,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
       sync_max_deferred_(options.sync_max_deferred),
       sync_round_keys_(options.sync_round_keys),
       location_cache_capacity_(options.location_cache_capacity),
+      max_frame_bytes_(runtime.MaxFrameBytes()),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
       waiting_(options.workers, 0),
@@ -119,10 +121,40 @@ size_t Node::DirectoryEntries() {
 }
 
 void Node::SendMessage(NodeId to, const Message& m) {
+  if (EncodedSize(m) > max_frame_bytes_ && !m.keys.empty()) {
+    // A sync round, refresh or hand-over larger than a frame: in several,
+    // each key whole (core/protocol/message_split.h).
+    for (const Message& part : SplitByKeys(m, max_frame_bytes_, ValuesPerKey(m)))
+      SendFrame(to, part);
+    return;
+  }
+  SendFrame(to, m);
+}
+
+void Node::SendFrame(NodeId to, const Message& m) {
   std::vector<uint8_t> frame = Encode(m);
   counters_.messages_sent.fetch_add(1, std::memory_order_relaxed);
   counters_.bytes_sent.fetch_add(frame.size(), std::memory_order_relaxed);
   runtime_.Send(to, std::move(frame));
+}
+
+std::function<uint32_t(size_t)> Node::ValuesPerKey(const Message& m) {
+  switch (m.type) {
+    case MessageType::kPullResponse:
+    case MessageType::kPushRequest:
+    case MessageType::kSetRequest:
+      return [this, &m](size_t i) { return layout().Length(m.keys[i]); };
+    case MessageType::kSyncRequest:
+      return [this, &m](size_t i) {
+        return SyncCarriesDelta(m.slots[i]) ? layout().Length(m.keys[i]) : 0;
+      };
+    case MessageType::kHandover:
+    case MessageType::kReplicaGrant:
+    case MessageType::kSyncResponse:
+      return [this, &m](size_t i) { return store_.RowLength(m.keys[i]); };
+    default:
+      return [](size_t) { return 0u; };
+  }
 }
 
 void Node::StageSends(Effects& fx) {

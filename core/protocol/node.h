@@ -31,6 +31,7 @@
 // node_intent.cc, node_quiesce.cc (snapshots for checkpoints).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -199,7 +200,12 @@ class Node {
   void Flush(Effects& fx);
   void StageSends(Effects& fx);  // REQUIRES: lock held
   void SendQueued();             // REQUIRES: lock not held
+  // Sends m, split by keys into frames of at most the runtime's
+  // MaxFrameBytes when larger (SplitByKeys).
   void SendMessage(NodeId to, const Message& m);
+  void SendFrame(NodeId to, const Message& m);
+  // The floats each key of m carries (what SplitByKeys needs to know).
+  std::function<uint32_t(size_t)> ValuesPerKey(const Message& m);
   void ArriveAtBarrier(WorkerId w, uint64_t* generation_out);
   bool BarrierReleased(uint64_t generation);
   void CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx);
@@ -280,6 +286,7 @@ class Node {
   const uint32_t sync_round_keys_;
   std::vector<float> round_changes_;  // RoundThreshold's scratch
   const size_t location_cache_capacity_;
+  const size_t max_frame_bytes_;  // the runtime's, read once
   std::vector<std::unique_ptr<Worker>> workers_;
   NodeCounters counters_;
 
