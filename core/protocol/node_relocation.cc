@@ -47,7 +47,11 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
     }
   }
   const KeyView view{key, intents_.ActiveCount(key) > 0, others};
-  if (policy_->IsStaticReplica(key) || policy_->Place(view) == Placement::kReplicate) {
+  // A main copy that other nodes hold replicas of stays where their syncs
+  // find it (policies that never replicate meet one only from a peer's
+  // unsolicited sync request): the requester gets a replica too.
+  if (others > 0 || policy_->IsStaticReplica(key) ||
+      policy_->Place(view) == Placement::kReplicate) {
     std::vector<Holder>& list = holders_[key];
     if (!known) list.push_back(Holder{.node = requester});
     Message& m = fx->out.To(requester, MessageType::kReplicaGrant, self_, self_, 0);
@@ -62,8 +66,6 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
       if (h.node == requester) h.sent = digest;
     return;
   }
-  AUGUR_CHECK(others == 0, "relocating key %llu that has %u other replica holders",
-              static_cast<unsigned long long>(key), others);
   if (hs != holders_.end()) holders_.erase(hs);
   HandOver(key, requester, 0, fx);
 }
