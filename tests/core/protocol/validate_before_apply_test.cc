@@ -157,6 +157,21 @@ TEST_CASE("a request claiming to be this node's own must match its operation",
   CHECK(node.PendingOperations() == 1);
 }
 
+TEST_CASE("a main copy with replica holders stays, whatever the policy", "[protocol][validate]") {
+  // Under relocate no node holds replicas, but a peer's unsolicited sync
+  // request makes it a holder; a later request from another node then gets
+  // a replica instead of moving the key away from that holder (an abort
+  // before).
+  ScriptedRuntime rt(/*self=*/0, /*nodes=*/3);
+  Node node(Relocating(), rt);
+  const Key k = KeyHomedAt(0, 3);
+  REQUIRE(Deliver(node, Message{T::kSyncRequest, 1, 1, 5, 0, {k}, {1}, {1, 1}}).ok());
+  REQUIRE(Deliver(node, Message{T::kLocalizeRequest, 1, 2, 0, 0, {k}, {}, {}}).ok());
+  CHECK(node.store().Contains(k));
+  REQUIRE(!rt.sent.empty());
+  CHECK(rt.sent.back() == std::pair<NodeId, MessageType>{2, T::kReplicaGrant});
+}
+
 TEST_CASE("barrier messages for a generation not open are refused", "[protocol][validate]") {
   ScriptedRuntime r1(/*self=*/1, /*nodes=*/2);
   Node n1(Relocating(), r1);
