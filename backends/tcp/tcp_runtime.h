@@ -37,6 +37,7 @@ class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
   NodeId self() const override { return transport_.options().rank; }
   uint32_t num_nodes() const override { return transport_.options().nodes; }
   void Send(NodeId to, std::vector<uint8_t> frame) override;
+  size_t MaxFrameBytes() const override { return transport_.options().max_frame_bytes; }
   double Now() override;
   void Compute(double seconds) override;
   void SetTimer(double delay_seconds, uint64_t timer_id) override;

@@ -9,6 +9,7 @@
 #include "core/codec/codec.h"
 #include "core/policy/classic_policy.h"
 #include "core/protocol/home.h"
+#include "core/protocol/message_split.h"
 
 namespace augur {
 
@@ -38,6 +39,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
       sync_max_deferred_(options.sync_max_deferred),
       sync_round_keys_(options.sync_round_keys),
       location_cache_capacity_(options.location_cache_capacity),
+      max_frame_bytes_(runtime.MaxFrameBytes()),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
       waiting_(options.workers, 0),
@@ -104,10 +106,40 @@ size_t Node::DirectoryEntries() {
 }
 
 void Node::SendMessage(NodeId to, const Message& m) {
+  if (EncodedSize(m) > max_frame_bytes_ && !m.keys.empty()) {
+    // A sync round, refresh or hand-over larger than a frame: in several,
+    // each key whole (core/protocol/message_split.h).
+    for (const Message& part : SplitByKeys(m, max_frame_bytes_, ValuesPerKey(m)))
+      SendFrame(to, part);
+    return;
+  }
+  SendFrame(to, m);
+}
+
+void Node::SendFrame(NodeId to, const Message& m) {
   std::vector<uint8_t> frame = Encode(m);
   counters_.messages_sent.fetch_add(1, std::memory_order_relaxed);
   counters_.bytes_sent.fetch_add(frame.size(), std::memory_order_relaxed);
   runtime_.Send(to, std::move(frame));
+}
+
+std::function<uint32_t(size_t)> Node::ValuesPerKey(const Message& m) {
+  switch (m.type) {
+    case MessageType::kPullResponse:
+    case MessageType::kPushRequest:
+    case MessageType::kSetRequest:
+      return [this, &m](size_t i) { return layout().Length(m.keys[i]); };
+    case MessageType::kSyncRequest:
+      return [this, &m](size_t i) {
+        return SyncCarriesDelta(m.slots[i]) ? layout().Length(m.keys[i]) : 0;
+      };
+    case MessageType::kHandover:
+    case MessageType::kReplicaGrant:
+    case MessageType::kSyncResponse:
+      return [this, &m](size_t i) { return store_.RowLength(m.keys[i]); };
+    default:
+      return [](size_t) { return 0u; };
+  }
 }
 
 void Node::StageSends(Effects& fx) {
@@ -276,48 +308,68 @@ Status Node::CheckValueCount(const Message& m, bool rows, size_t value_count) co
   return Status::Ok();
 }
 
+Status Node::CheckDistinctKeys(const Message& m) const {
+  std::vector<Key> keys = m.keys;
+  std::sort(keys.begin(), keys.end());
+  auto twice = std::adjacent_find(keys.begin(), keys.end());
+  if (twice == keys.end()) return Status::Ok();
+  return Status::Error(From(m) + ": key " + std::to_string(*twice) + " appears twice");
+}
+
+Status Node::CheckOperation(const Message& m, MessageType kind, uint64_t keys) const {
+  auto it = ops_.find(m.op_id);
+  if (it == ops_.end())
+    return Status::Error(From(m) + ": unknown operation " + std::to_string(m.op_id));
+  if (it->second.kind != kind || keys > it->second.remaining_keys)
+    return Status::Error(From(m) + ": does not match operation " + std::to_string(m.op_id));
+  return Status::Ok();
+}
+
 Status Node::HandleResponse(const Message& m, std::span<const uint8_t> pull_values) {
   const bool pull = m.type == MessageType::kPullResponse;
   if (pull) {
     if (Status s = CheckValueCount(m, false, pull_values.size() / sizeof(float)); !s.ok()) return s;
     if (m.slots.size() != m.keys.size())
       return Status::Error(From(m) + ": slots do not match keys");
+  } else if (!m.keys.empty() || !m.slots.empty() || !pull_values.empty() || !m.values.empty()) {
+    return Status::Error(From(m) + ": malformed (an acknowledgement carries a count only)");
   }
+  const MessageType kind = pull                              ? MessageType::kPullRequest
+                           : m.type == MessageType::kPushAck ? MessageType::kPushRequest
+                                                             : MessageType::kSetRequest;
+  const uint64_t keys = pull ? m.keys.size() : m.aux;
   Effects fx;
+  Status status;
   {
     EngineLock g(*this, fx);
-    auto it = ops_.find(m.op_id);
-    if (it == ops_.end()) {
-      return Status::Error(From(m) + ": unknown operation " + std::to_string(m.op_id));
-    }
-    PendingOp& op = it->second;
-    const uint64_t keys = pull ? m.keys.size() : m.aux;
-    const MessageType want = op.kind == MessageType::kPullRequest   ? MessageType::kPullResponse
-                             : op.kind == MessageType::kPushRequest ? MessageType::kPushAck
-                                                                    : MessageType::kSetAck;
-    if (m.type != want || keys > op.remaining_keys) {
-      return Status::Error(From(m) + ": does not match operation " + std::to_string(m.op_id));
-    }
-    if (pull) {
+    status = CheckOperation(m, kind, keys);
+    if (status.ok() && pull) {
       // Validate every slot before writing any value.
+      const PendingOp& op = ops_.at(m.op_id);
       for (size_t i = 0; i < m.keys.size(); ++i) {
         if (static_cast<uint64_t>(m.slots[i]) + layout().Length(m.keys[i]) > op.out_len) {
-          return Status::Error(From(m) + ": slot " + std::to_string(m.slots[i]) +
-                               " outside the output buffer");
+          status = Status::Error(From(m) + ": slot " + std::to_string(m.slots[i]) +
+                                 " outside the output buffer");
+          break;
         }
       }
-      const uint8_t* at = pull_values.data();
-      for (size_t i = 0; i < m.keys.size(); ++i) {
-        const uint32_t len = layout().Length(m.keys[i]);
-        std::memcpy(op.out + m.slots[i], at, len * sizeof(float));
-        at += len * sizeof(float);
-        NoteLocation(m.keys[i], m.src);
-      }
     }
-    CompleteKeys(m.op_id, keys, &fx);
+    if (status.ok()) {
+      if (pull) {
+        const PendingOp& op = ops_.at(m.op_id);
+        const uint8_t* at = pull_values.data();
+        for (size_t i = 0; i < m.keys.size(); ++i) {
+          const uint32_t len = layout().Length(m.keys[i]);
+          std::memcpy(op.out + m.slots[i], at, len * sizeof(float));
+          at += len * sizeof(float);
+          NoteLocation(m.keys[i], m.src);
+        }
+      }
+      CompleteKeys(m.op_id, keys, &fx);
+    }
   }
-  Flush(fx);
-  return Status::Ok();
+  Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
+  return status;
 }
 
 void Node::ArriveAtBarrier(WorkerId /*w*/, uint64_t* generation_out) {
@@ -357,23 +409,36 @@ bool Node::BarrierReleased(uint64_t generation) {
 }
 
 Status Node::HandleBarrier(const Message& m) {
+  if (!m.keys.empty() || !m.slots.empty() || !m.values.empty())
+    return Status::Error(From(m) + ": malformed (a barrier message carries its generation only)");
   Effects fx;
+  Status status;
   {
     EngineLock g(*this, fx);
     if (m.type == MessageType::kBarrierArrive) {
-      if (self_ != 0) return Status::Error(From(m) + ": only node 0 coordinates barriers");
-      if (m.aux < barrier_released_)
-        return Status::Error(From(m) + ": generation already released");
-      if (++coordinator_arrivals_[m.aux] == num_nodes_) ReleaseBarrier(m.aux, &fx);
+      // Node 0 releases generation g before any node can arrive at g + 1.
+      if (self_ != 0) {
+        status = Status::Error(From(m) + ": only node 0 coordinates barriers");
+      } else if (m.aux != static_cast<uint32_t>(barrier_released_)) {
+        status = Status::Error(From(m) + ": arrives at generation " + std::to_string(m.aux) +
+                               ", the open one is " + std::to_string(barrier_released_));
+      } else if (++coordinator_arrivals_[barrier_released_] == num_nodes_) {
+        ReleaseBarrier(barrier_released_, &fx);
+      }
+    } else if (m.src != 0) {
+      status = Status::Error(From(m) + ": only node 0 releases barriers");
+    } else if (uint64_t{m.aux} < barrier_released_ || uint64_t{m.aux} >= barrier_generation_) {
+      // A node's workers all arrive at a generation before node 0 can release it.
+      status = Status::Error(From(m) + ": releases generation " + std::to_string(m.aux) +
+                             " that is not awaited here");
     } else {
-      if (m.src != 0) return Status::Error(From(m) + ": only node 0 releases barriers");
-      barrier_released_ = std::max<uint64_t>(barrier_released_, uint64_t{m.aux} + 1);
+      barrier_released_ = uint64_t{m.aux} + 1;
       for (WorkerId w = 0; w < workers_.size(); ++w)
         if (waiting_[w]) fx.wake.parkers.push_back(workers_[w]->parker_.get());
     }
   }
   Flush(fx);
-  return Status::Ok();
+  return status;
 }
 
 }  // namespace augur

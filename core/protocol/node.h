@@ -31,6 +31,7 @@
 // node_intent.cc, node_quiesce.cc (snapshots for checkpoints).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -105,7 +106,10 @@ class Node {
   const Policy& policy() const { return *policy_; }
 
   // Handles one frame from `from`. A malformed or unexpected frame returns an
-  // error (the runtime logs it and drops the peer); nothing is applied then.
+  // error (the runtime logs it and drops the peer); nothing is applied then:
+  // each handler checks the whole message, against the node's state under
+  // the engine lock, before any of it applies, and still sends and wakes what
+  // other engine calls queued (no lost wake-up).
   Status OnMessage(NodeId from, std::span<const uint8_t> frame);
   void OnTimer(uint64_t timer_id);
 
@@ -198,7 +202,12 @@ class Node {
   void Flush(Effects& fx);
   void StageSends(Effects& fx);  // REQUIRES: lock held
   void SendQueued();             // REQUIRES: lock not held
+  // Sends m, split by keys into frames of at most the runtime's
+  // MaxFrameBytes when larger (SplitByKeys).
   void SendMessage(NodeId to, const Message& m);
+  void SendFrame(NodeId to, const Message& m);
+  // The floats each key of m carries (what SplitByKeys needs to know).
+  std::function<uint32_t(size_t)> ValuesPerKey(const Message& m);
   void ArriveAtBarrier(WorkerId w, uint64_t* generation_out);
   bool BarrierReleased(uint64_t generation);
   void CompleteKeys(uint64_t op_id, uint64_t keys, Effects* fx);
@@ -211,6 +220,10 @@ class Node {
     return CheckValueCount(m, rows, m.values.size());
   }
   Status CheckValueCount(const Message& m, bool rows, size_t value_count) const;
+  Status CheckDistinctKeys(const Message& m) const;
+  // That m.op_id is a pending operation of `kind` still expecting `keys` keys.
+  // REQUIRES: lock held.
+  Status CheckOperation(const Message& m, MessageType kind, uint64_t keys) const;
   void EnsureTimer();
 
   // --- node_routing.cc: where each key of an operation or request goes.
@@ -219,6 +232,8 @@ class Node {
                   std::span<const uint32_t> offsets, std::span<const uint32_t> missing,
                   const float* in, std::span<float> out);
   Status HandleRequest(const Message& m);
+  // A request of this node's own that came back here. REQUIRES: lock held.
+  Status CheckReturning(const Message& m) const;
   // REQUIRES (all below): lock held.
   void Dispatch(Key key, Item item, bool via_home, Effects* fx);
   void Apply(Key key, Item& item, Effects* fx);
@@ -275,6 +290,7 @@ class Node {
   const uint32_t sync_round_keys_;
   std::vector<float> round_changes_;  // RoundThreshold's scratch
   const size_t location_cache_capacity_;
+  const size_t max_frame_bytes_;  // the runtime's, read once
   std::vector<std::unique_ptr<Worker>> workers_;
   NodeCounters counters_;
 

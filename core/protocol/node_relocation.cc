@@ -47,7 +47,11 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
     }
   }
   const KeyView view{key, intents_.ActiveCount(key) > 0, others};
-  if (policy_->IsStaticReplica(key) || policy_->Place(view) == Placement::kReplicate) {
+  // A main copy that other nodes hold replicas of stays where their syncs
+  // find it (policies that never replicate meet one only from a peer's
+  // unsolicited sync request): the requester gets a replica too.
+  if (others > 0 || policy_->IsStaticReplica(key) ||
+      policy_->Place(view) == Placement::kReplicate) {
     std::vector<Holder>& list = holders_[key];
     if (!known) list.push_back(Holder{.node = requester});
     Message& m = fx->out.To(requester, MessageType::kReplicaGrant, self_, self_, 0);
@@ -62,8 +66,6 @@ void Node::PlaceKey(Key key, NodeId requester, Effects* fx) {
       if (h.node == requester) h.sent = digest;
     return;
   }
-  AUGUR_CHECK(others == 0, "relocating key %llu that has %u other replica holders",
-              static_cast<unsigned long long>(key), others);
   if (hs != holders_.end()) holders_.erase(hs);
   HandOver(key, requester, 0, fx);
 }
@@ -93,17 +95,22 @@ void Node::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
 }
 
 Status Node::HandleOwnerUpdate(const Message& m) {
+  const std::string from = "owner-update from node " + std::to_string(m.src);
   if (m.aux >= num_nodes_ || m.slots.size() != m.keys.size() || !m.values.empty())
-    return Status::Error("owner-update from node " + std::to_string(m.src) + ": malformed");
+    return Status::Error(from + ": malformed");
+  // The whole message is checked before any of it applies.
+  for (size_t i = 0; i < m.keys.size(); ++i) {
+    if (HomeOf(m.keys[i]) != self_) {
+      return Status::Error(from + ": key " + std::to_string(m.keys[i]) + " is not homed here");
+    }
+    if (m.slots[i] > 0xFFFF)
+      return Status::Error(from + ": epoch " + std::to_string(m.slots[i]) + " is not 16-bit");
+  }
   Effects fx;
   {
     EngineLock g(*this, fx);
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
-      if (HomeOf(k) != self_) {
-        return Status::Error("owner-update from node " + std::to_string(m.src) + ": key " +
-                             std::to_string(k) + " is not homed here");
-      }
       const uint16_t epoch = static_cast<uint16_t>(m.slots[i]);
       auto it = directory_.find(k);
       uint16_t current = 0;
@@ -125,19 +132,35 @@ Status Node::HandleOwnerUpdate(const Message& m) {
 }
 
 Status Node::HandleHandover(const Message& m) {
+  const std::string from = "handover from node " + std::to_string(m.src);
   if (Status s = CheckValueCount(m, true); !s.ok()) return s;
-  if (m.slots.size() != m.keys.size())
-    return Status::Error("handover from node " + std::to_string(m.src) + ": malformed");
+  if (m.slots.size() != m.keys.size()) return Status::Error(from + ": malformed");
+  for (uint32_t epoch : m.slots)
+    if (epoch > 0xFFFF)
+      return Status::Error(from + ": epoch " + std::to_string(epoch) + " is not 16-bit");
+  if (Status s = CheckDistinctKeys(m); !s.ok()) return s;
   Effects fx;
+  Status status;
   {
     EngineLock g(*this, fx);
-    const float* row = m.values.data();
-    for (size_t i = 0; i < m.keys.size(); ++i) {
-      const Key k = m.keys[i];
+    // Checked whole, under the lock, before any key applies.
+    for (Key k : m.keys) {
       if (HasMain(k)) {
-        return Status::Error("handover from node " + std::to_string(m.src) + ": key " +
-                             std::to_string(k) + " already has its main copy here");
+        status =
+            Status::Error(from + ": key " + std::to_string(k) + " already has its main copy here");
+        break;
       }
+    }
+    // A hand-over answering a sync round (an upgrade) completes its keys.
+    auto op = m.op_id != 0 ? ops_.find(m.op_id) : ops_.end();
+    if (status.ok() && op != ops_.end() &&
+        (op->second.kind != MessageType::kSyncRequest ||
+         op->second.remaining_keys < m.keys.size())) {
+      status = Status::Error(from + ": does not match operation " + std::to_string(m.op_id));
+    }
+    const float* row = m.values.data();
+    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+      const Key k = m.keys[i];
       // An upgrade applies what was pushed to the replica since its last flush.
       replicas_.erase(k);
       store_.InstallMain(k, row, static_cast<uint16_t>(m.slots[i]));
@@ -149,21 +172,35 @@ Status Node::HandleHandover(const Message& m) {
       if (m.op_id != 0 && ops_.count(m.op_id)) CompleteKeys(m.op_id, 1, &fx);
     }
   }
-  Flush(fx);
-  return Status::Ok();
+  Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
+  return status;
 }
 
 Status Node::HandleReplicaGrant(const Message& m) {
+  const std::string from = "replica-grant from node " + std::to_string(m.src);
   if (Status s = CheckValueCount(m, true); !s.ok()) return s;
+  if (!m.slots.empty()) return Status::Error(from + ": malformed (slots)");
   Effects fx;
+  Status status;
   {
     EngineLock g(*this, fx);
-    const float* row = m.values.data();
+    // Checked whole, under the lock, before any key applies.
     for (Key k : m.keys) {
       if (HasMain(k)) {
-        return Status::Error("replica-grant from node " + std::to_string(m.src) + ": key " +
-                             std::to_string(k) + " has its main copy here");
+        status = Status::Error(from + ": key " + std::to_string(k) + " has its main copy here");
+        break;
       }
+      auto owner = directory_.find(k);
+      if (owner != directory_.end() && owner->second.node == self_) {
+        // The directory here awaits this key's hand-over home, not a replica.
+        status = Status::Error(from + ": key " + std::to_string(k) +
+                               " is on its way home here (a hand-over is due)");
+        break;
+      }
+    }
+    const float* row = m.values.data();
+    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+      const Key k = m.keys[i];
       if (replicas_.count(k) == 0) {
         store_.Install(k, CopyKind::kReplica, row);
         replicas_[k] = HeldReplica{.owner = m.src, .is_static = policy_->IsStaticReplica(k)};
@@ -175,7 +212,7 @@ Status Node::HandleReplicaGrant(const Message& m) {
     }
   }
   Flush(fx);
-  return Status::Ok();
+  return status;
 }
 
 void Node::DrainQueue(Key key, Effects* fx) {

@@ -186,12 +186,26 @@ void Node::ApplySync(Key key, Item& item, Effects* fx) {
 
 Status Node::HandleSyncResponse(const Message& m) {
   if (Status s = CheckValueCount(m, true); !s.ok()) return s;
+  if (!m.slots.empty())
+    return Status::Error("sync-response from node " + std::to_string(m.src) +
+                         ": malformed (slots)");
   Effects fx;
+  Status status;
   {
     EngineLock g(*this, fx);
+    // The operation is checked before any row applies.
+    if (m.op_id != 0) {
+      auto it = ops_.find(m.op_id);
+      if (it == ops_.end() || it->second.kind != MessageType::kSyncRequest ||
+          it->second.remaining_keys < m.keys.size() + m.aux) {
+        status = Status::Error("sync-response from node " + std::to_string(m.src) +
+                               ": does not match operation " + std::to_string(m.op_id));
+      }
+    }
     const float* row = m.values.data();
     const OptimizerConfig& optimizer = store_.optimizer();
-    for (Key k : m.keys) {
+    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+      const Key k = m.keys[i];
       const uint32_t row_len = store_.RowLength(k);
       if (auto held = replicas_.find(k); held != replicas_.end()) {
         // This answer covers every flush up to its round (one ordered channel).
@@ -214,18 +228,10 @@ Status Node::HandleSyncResponse(const Message& m) {
       }
       row += row_len;
     }
-    if (m.op_id != 0) {
-      auto it = ops_.find(m.op_id);
-      if (it == ops_.end() || it->second.kind != MessageType::kSyncRequest ||
-          it->second.remaining_keys < m.keys.size() + m.aux) {
-        return Status::Error("sync-response from node " + std::to_string(m.src) +
-                             ": does not match operation " + std::to_string(m.op_id));
-      }
-      CompleteKeys(m.op_id, m.keys.size() + m.aux, &fx);
-    }
+    if (status.ok() && m.op_id != 0) CompleteKeys(m.op_id, m.keys.size() + m.aux, &fx);
   }
-  Flush(fx);
-  return Status::Ok();
+  Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
+  return status;
 }
 
 }  // namespace augur

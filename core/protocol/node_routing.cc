@@ -108,10 +108,12 @@ Status Node::HandleRequest(const Message& m) {
   if (m.type == MessageType::kPullRequest) {
     for (Key k : m.keys) fx.pull_values += layout().Length(k);
   }
+  Status status;
   {
     EngineLock g(*this, fx);
+    if (m.origin == self_) status = CheckReturning(m);  // before any key applies
     const float* at = m.values.data();
-    for (size_t i = 0; i < m.keys.size(); ++i) {
+    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       Item item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
       if (carries(i)) {
@@ -123,6 +125,30 @@ Status Node::HandleRequest(const Message& m) {
     }
   }
   Flush(fx);
+  return status;
+}
+
+Status Node::CheckReturning(const Message& m) const {
+  // A request of our own, forwarded back here (via the home, to the key that
+  // moved here meanwhile): it completes a pending operation of ours, so it
+  // must match one. A localize request carries no operation.
+  if (m.type == MessageType::kLocalizeRequest) return Status::Ok();
+  const auto it = ops_.find(m.op_id);
+  if (m.type == MessageType::kSyncRequest) {
+    // A flush that outlived its round still applies; one that names a round
+    // must fit it.
+    if (it == ops_.end()) return Status::Ok();
+    return CheckOperation(m, MessageType::kSyncRequest, m.keys.size());
+  }
+  if (Status s = CheckOperation(m, m.type, m.keys.size()); !s.ok()) return s;
+  if (m.type != MessageType::kPullRequest) return Status::Ok();
+  for (size_t i = 0; i < m.keys.size(); ++i) {
+    if (static_cast<uint64_t>(m.slots[i]) + layout().Length(m.keys[i]) > it->second.out_len) {
+      return Status::Error(std::string(MessageTypeName(m.type)) + " from node " +
+                           std::to_string(m.src) + ": slot " + std::to_string(m.slots[i]) +
+                           " outside the output buffer of operation " + std::to_string(m.op_id));
+    }
+  }
   return Status::Ok();
 }
 

@@ -16,11 +16,13 @@
 // - Self-sends are allowed and delivered like any other message.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "core/base/types.h"
+#include "core/codec/codec.h"
 
 namespace augur {
 
@@ -51,6 +53,9 @@ class Runtime {
   virtual uint32_t num_nodes() const = 0;
   // Hands an encoded frame (core/codec) to the network. Never blocks.
   virtual void Send(NodeId to, std::vector<uint8_t> frame) = 0;
+  // The largest frame Send() carries (TCP: --max-frame-bytes). The node
+  // splits larger messages by keys; a receiver refuses larger frames.
+  virtual size_t MaxFrameBytes() const { return kHeaderBytes + kMaxBodyBytes; }
   // Seconds since the run started (virtual, simulated or wall time).
   virtual double Now() = 0;
   // Called by a worker: charge `seconds` of modelled computation to it.

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/base/check.h"
+#include "core/codec/codec.h"
 #include "core/runtime/checked_mutex.h"
 
 namespace augur {
@@ -48,6 +49,7 @@ class LoopbackRuntime final : public Runtime {
     AUGUR_CHECK(to < nodes_, "send to node %u of %u", to, nodes_);
     cluster_.Deliver(self_, to, std::move(frame));
   }
+  size_t MaxFrameBytes() const override { return cluster_.max_frame_bytes_; }
   double Now() override { return cluster_.scheduler_.Now(); }
   void Compute(double seconds) override { cluster_.scheduler_.Sleep(seconds); }
   void SetTimer(double delay_seconds, uint64_t timer_id) override {
@@ -66,7 +68,9 @@ class LoopbackRuntime final : public Runtime {
 };
 
 LoopbackCluster::LoopbackCluster(LoopbackOptions options)
-    : network_(options.nodes, options.network) {
+    : network_(options.nodes, options.network),
+      max_frame_bytes_(options.max_frame_bytes != 0 ? options.max_frame_bytes
+                                                    : kHeaderBytes + kMaxBodyBytes) {
   AUGUR_CHECK(options.nodes > 0, "a cluster needs at least one node");
   for (NodeId n = 0; n < options.nodes; ++n) {
     runtimes_.push_back(std::make_unique<LoopbackRuntime>(*this, n, options.nodes));
@@ -77,6 +81,14 @@ LoopbackCluster::LoopbackCluster(LoopbackOptions options)
 LoopbackCluster::~LoopbackCluster() = default;
 
 void LoopbackCluster::Deliver(NodeId from, NodeId to, std::vector<uint8_t> frame) {
+  // A TCP receiver refuses such a frame and the cluster stops; here the
+  // workers waiting for it could never be unwound, so stop with the evidence.
+  if (frame.size() > max_frame_bytes_) {
+    Result<FrameHeader> h = DecodeHeader(frame);
+    AUGUR_CHECK(false, "node %u sent node %u a %s frame of %zu bytes, above the frame limit %zu",
+                from, to, h.ok() ? MessageTypeName(h->type) : "malformed", frame.size(),
+                max_frame_bytes_);
+  }
   const double at = network_.Deliver(from, to, frame.size(), scheduler_.Now());
   auto shared = std::make_shared<std::vector<uint8_t>>(std::move(frame));
   scheduler_.At(at, [this, from, to, shared] {

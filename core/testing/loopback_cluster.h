@@ -22,6 +22,10 @@ struct LoopbackOptions {
   uint32_t nodes = 1;
   NodeOptions node;  // workers per node, layout, initializer
   NetworkModelOptions network;
+  // The largest frame the network carries (0: the codec's own limit), as
+  // TCP's --max-frame-bytes: nodes split larger messages; a larger frame
+  // stops the process with its type and size (AUGUR_CHECK).
+  size_t max_frame_bytes = 0;
 };
 
 class LoopbackRuntime;
@@ -47,6 +51,7 @@ class LoopbackCluster {
   NetworkModel network_;
   std::vector<std::unique_ptr<LoopbackRuntime>> runtimes_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  size_t max_frame_bytes_;
   Status first_error_;
 };
 

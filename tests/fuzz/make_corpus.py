@@ -51,6 +51,37 @@ put("codec", "sync", sync)
 put("codec", "barrier", barrier)
 put("codec", "truncated", push[:-3])
 
+
+# node_message: [setup byte] then steps [action][u16 length][bytes] (see the target).
+def step(action, data=b""):
+    return struct.pack("<BH", action, len(data)) + data
+
+
+def frame_step(mtype, **kw):
+    return step(0, core_frame(mtype, src=0, **kw))
+
+
+def key_step(action, key):
+    return step(action, struct.pack("<Q", key))
+
+
+# setup 1: rank 1, peer 2 (frames claim src 2 after the harness patches it).
+for setup, name in ((1, "grant_sync"), (0x41, "grant_sync_adagrad"), (13, "grant_sync_p4")):
+    put("node_message", name, bytes([setup]) + key_step(4, 5) + frame_step(12, origin=2, op_id=0, keys=[5],
+        values=[1.0, 2.0] * (2 if setup & 0x40 else 1)) + key_step(3, 5) + step(1) +
+        frame_step(14, origin=2, op_id=1, keys=[5], values=[3.0, 4.0] * (2 if setup & 0x40 else 1)))
+put("node_message", "handover", bytes([4]) + key_step(2, 7) +
+    frame_step(11, origin=2, aux=1, keys=[7], slots=[1]) +
+    frame_step(10, origin=2, op_id=0, keys=[7], slots=[1], values=[1.0, 1.0]) + key_step(2, 7))
+put("node_message", "requests", bytes([0]) + frame_step(1, origin=2, op_id=3, keys=[3, 9], slots=[0, 2]) +
+    frame_step(3, origin=2, op_id=4, keys=[3], values=[1.0, 1.0]) +
+    frame_step(9, origin=2, keys=[3, 4]) +
+    frame_step(13, origin=2, op_id=5, keys=[3], slots=[0x40000001]))
+put("node_message", "answers", bytes([2]) + key_step(2, 11) + key_step(3, 12) +
+    frame_step(2, origin=2, op_id=1, keys=[11], slots=[0], values=[5.0, 6.0]) +
+    frame_step(4, origin=2, op_id=2, aux=1))
+put("node_message", "barrier", bytes([0]) + frame_step(7, origin=2, aux=0) + frame_step(8, aux=0))
+
 challenge = struct.pack("<I", 0) + bytes(32) + bytes(range(32, 64))
 register = text("127.0.0.1") + struct.pack("<H", 29500)
 roster = struct.pack("<I", 2) + text("127.0.0.1") + struct.pack("<H", 29500) + text(

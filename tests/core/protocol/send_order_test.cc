@@ -7,63 +7,20 @@
 //  - a timer sync round starts only once the previous one was answered, and
 //    the next timer is paced by the time the round took to build.
 #include <catch2/catch.hpp>
-#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
 
-#include "core/codec/codec.h"
 #include "core/policy/relocate_policy.h"
-#include "core/protocol/home.h"
 #include "core/protocol/node.h"
-#include "core/runtime/checked_mutex.h"
+#include "tests/core/protocol/scripted_runtime.h"
 
 namespace augur {
 namespace {
 
-class NoopParker final : public Parker {
- public:
-  void Park() override {}
-  void Unpark() override {}
-};
-
-// One node's runtime: records every frame sent; `on_first_send` runs (once)
-// at the first Send, standing in for another thread that acts right then.
-class ScriptedRuntime final : public Runtime {
- public:
-  ScriptedRuntime(NodeId self, uint32_t nodes) : self_(self), nodes_(nodes) {}
-  NodeId self() const override { return self_; }
-  uint32_t num_nodes() const override { return nodes_; }
-  void Send(NodeId to, std::vector<uint8_t> frame) override {
-    Result<Message> m = Decode(frame);
-    REQUIRE(m.ok());
-    sent.emplace_back(to, m->type);
-    messages.push_back(*m);
-    if (on_first_send) std::exchange(on_first_send, nullptr)();
-  }
-  // Each call moves the clock by `now_step` (0: time stands still in handlers).
-  double Now() override { return now += now_step; }
-  void Compute(double) override {}
-  void SetTimer(double delay, uint64_t) override { timer_delays.push_back(delay); }
-  std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
-  std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoopParker>(); }
-
-  std::vector<std::pair<NodeId, MessageType>> sent;
-  std::vector<Message> messages;
-  std::function<void()> on_first_send;
-  double now = 0;
-  double now_step = 0;
-  std::vector<double> timer_delays;
-
- private:
-  NodeId self_;
-  uint32_t nodes_;
-};
-
-Key KeyHomedAt(NodeId home, uint32_t nodes) {
-  for (Key k = 1;; ++k)
-    if (HomeNode(k, nodes) == home) return k;
-}
+using testing::Deliver;
+using testing::KeyHomedAt;
+using testing::ScriptedRuntime;
 
 // One worker, rows of 2 floats, relocate policy, intents act at once.
 NodeOptions OneWorkerRelocating() {
@@ -74,8 +31,6 @@ NodeOptions OneWorkerRelocating() {
   o.act_immediately = true;
   return o;
 }
-
-Status Deliver(Node& node, const Message& m) { return node.OnMessage(m.src, Encode(m)); }
 
 TEST_CASE("a worker's request built during a hand-over leaves after it", "[protocol]") {
   // Node 1 holds key k (homed at node 0), hands it home on node 0's request,
