@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <asio.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -222,6 +223,11 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   const auto [handler_fixed, handler_per_byte] = Fit(*h8, *h256);
   costs.seconds_per_message = handler_fixed + socket_fixed;
   costs.seconds_per_message_byte = handler_per_byte + socket_per_byte;
+  std::fprintf(stderr,
+               "calibrate: handler %.0f ns + %.3f ns/B, socket %.0f ns + %.3f ns/B per message; "
+               "64 B one way %.1f us wall, %.1f us CPU; 256 KiB one way %.1f us wall\n",
+               1e9 * handler_fixed, 1e9 * handler_per_byte, 1e9 * socket_fixed,
+               1e9 * socket_per_byte, 1e6 * small->wall, 1e6 * small->cpu, 1e6 * large->wall);
 
   if (config.workload == "zipf") {
     Result<double> per_key = SecondsPerKey(config);
@@ -239,7 +245,17 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   if (!(samples > 0)) return Status::Error("the longer calibration run did no more samples");
   const double handling = (b->messages - a->messages) * costs.seconds_per_message +
                           (b->bytes - a->bytes) * costs.seconds_per_message_byte;
-  costs.seconds_per_sample = std::max(0.0, (b->cpu - a->cpu - handling) / samples);
+  const double cpu = b->cpu - a->cpu;
+  std::fprintf(stderr,
+               "calibrate: 2-node runs: %.3f s CPU, %.0f samples, %.0f messages, %.0f bytes more; "
+               "their handling %.3f s\n",
+               cpu, samples, b->messages - a->messages, b->bytes - a->bytes, handling);
+  if (!(cpu > handling))
+    return Status::Error(
+        "the longer 2-node run used no more CPU than its messages' handling cost (" +
+        std::to_string(cpu) + " s vs " + std::to_string(handling) +
+        " s): too short to measure; give more --extra-epochs or a larger data set");
+  costs.seconds_per_sample = (cpu - handling) / samples;
   costs.worker_cost_source = "CPU of `augur launch --local 2` (TCP, loopback) over " +
                              std::to_string(options.extra_epochs) +
                              " extra epochs, minus its messages' handling cost, " + "per sample";
