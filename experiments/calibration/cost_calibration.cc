@@ -203,10 +203,10 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   const auto [socket_fixed, socket_per_byte] =
       Fit({small->bytes, small->cpu}, {large->bytes, large->cpu});
   costs.loopback_latency_seconds = std::max(0.0, small->wall - small->cpu);
-  const double extra = large->wall - small->wall;
+  const double extra_wall = large->wall - small->wall;
   // The bytes' one-way time; no measurable extra time means a link far faster than the CPU.
   costs.loopback_bandwidth_bytes_per_second =
-      extra > 0 ? (large->bytes - small->bytes) / extra : 1e12;
+      extra_wall > 0 ? (large->bytes - small->bytes) / extra_wall : 1e12;
 
   // The handler, on the workload's layout and optimizer.
   Result<std::unique_ptr<Job>> job = MakeJob(config);
@@ -239,17 +239,27 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   }
   Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
   if (!a.ok()) return a.status();
-  Result<ChildRun> b = LaunchTwoNodes(config, options, options.base_epochs + options.extra_epochs);
-  if (!b.ok()) return b.status();
-  const double samples = b->samples - a->samples;
+  // The longer run, with more epochs until its extra CPU is large against the noise.
+  constexpr double kMinExtraCpu = 0.5;  // seconds
+  constexpr uint32_t kMaxExtraEpochs = 256;
+  uint32_t extra = options.extra_epochs;
+  Result<ChildRun> b = LaunchTwoNodes(config, options, options.base_epochs + extra);
+  double cpu = 0, samples = 0, handling = 0;
+  for (;;) {
+    if (!b.ok()) return b.status();
+    cpu = b->cpu - a->cpu;
+    samples = b->samples - a->samples;
+    handling = (b->messages - a->messages) * costs.seconds_per_message +
+               (b->bytes - a->bytes) * costs.seconds_per_message_byte;
+    if ((cpu >= kMinExtraCpu && cpu > 2 * handling) || extra >= kMaxExtraEpochs) break;
+    extra *= 4;
+    b = LaunchTwoNodes(config, options, options.base_epochs + extra);
+  }
   if (!(samples > 0)) return Status::Error("the longer calibration run did no more samples");
-  const double handling = (b->messages - a->messages) * costs.seconds_per_message +
-                          (b->bytes - a->bytes) * costs.seconds_per_message_byte;
-  const double cpu = b->cpu - a->cpu;
   std::fprintf(stderr,
-               "calibrate: 2-node runs: %.3f s CPU, %.0f samples, %.0f messages, %.0f bytes more; "
-               "their handling %.3f s\n",
-               cpu, samples, b->messages - a->messages, b->bytes - a->bytes, handling);
+               "calibrate: 2-node runs: %.3f s CPU, %.0f samples, %.0f messages, %.0f bytes more "
+               "(%u extra epochs); their handling %.3f s\n",
+               cpu, samples, b->messages - a->messages, b->bytes - a->bytes, extra, handling);
   if (!(cpu > handling))
     return Status::Error(
         "the longer 2-node run used no more CPU than its messages' handling cost (" +

@@ -63,8 +63,7 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   if (temporary) std::filesystem::remove_all(f.work_dir, ec);
   if (!costs.ok()) return RunError(costs.status().message());
   if (Status s = WriteCostsFile(f.out, *costs); !s.ok()) return RunError(s.message());
-  std::printf("calibrated %s on %s (%u cores):\n", costs->workload.c_str(), costs->machine.c_str(),
-              costs->cores);
+  std::printf("calibrated %s on %s:\n", costs->workload.c_str(), costs->machine.c_str());
   if (costs->seconds_per_sample >= 0)
     std::printf("  %.1f ns per sample (worker)\n", 1e9 * costs->seconds_per_sample);
   if (costs->seconds_per_key >= 0)
