@@ -14,9 +14,7 @@
 #include "core/codec/codec.h"
 #include "core/protocol/home.h"
 #include "core/protocol/node.h"
-#include "core/testing/loopback_cluster.h"
 #include "experiments/compare/child_run.h"
-#include "experiments/drivers/loopback_driver.h"
 #include "experiments/jobs/job.h"
 #include "experiments/report/run_result.h"
 
@@ -52,24 +50,6 @@ class NullRuntime final : public Runtime {
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<NoLock>(); }
   std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoPark>(); }
 };
-
-Result<double> SecondsPerKey(const RunConfig& base) {
-  RunConfig c = base;
-  c.nodes = 1;
-  c.workers = 1;
-  c.epochs = 1;
-  c.verify = false;
-  c.zipf.compute_seconds_per_key = 0;
-  c.zipf.batches_per_epoch = std::max<uint32_t>(c.zipf.batches_per_epoch, 2000);
-  if (Status s = c.Validate(); !s.ok()) return s;
-  Result<std::unique_ptr<Job>> job = MakeJob(c);
-  if (!job.ok()) return job.status();
-  const double start = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
-  Result<RunResult> r = RunOnLoopback(c, **job);
-  const double cpu = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - start;
-  if (!r.ok()) return r.status();
-  return cpu / static_cast<double>(r->samples);
-}
 
 struct Sample {
   double bytes;
@@ -229,14 +209,6 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
                1e9 * handler_fixed, 1e9 * handler_per_byte, 1e9 * socket_fixed,
                1e9 * socket_per_byte, 1e6 * small->wall, 1e6 * small->cpu, 1e6 * large->wall);
 
-  if (config.workload == "zipf") {
-    Result<double> per_key = SecondsPerKey(config);
-    if (!per_key.ok()) return per_key.status().WithContext("per-key cost");
-    costs.seconds_per_key = *per_key;
-    costs.worker_cost_source =
-        "zipf: CPU per key access, 1 node x 1 worker on loopback (all local)";
-    return costs;
-  }
   Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
   if (!a.ok()) return a.status();
   // The longer run, with more epochs until its extra CPU is large against the noise.
@@ -265,10 +237,17 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
         "the longer 2-node run used no more CPU than its messages' handling cost (" +
         std::to_string(cpu) + " s vs " + std::to_string(handling) +
         " s): too short to measure; give more --extra-epochs or a larger data set");
-  costs.seconds_per_sample = (cpu - handling) / samples;
-  costs.worker_cost_source = "CPU of `augur launch --local 2` (TCP, loopback) over " +
-                             std::to_string(options.extra_epochs) +
-                             " extra epochs, minus its messages' handling cost, " + "per sample";
+  const double per_sample = (cpu - handling) / samples;
+  const std::string how = "CPU of `augur launch --local 2` (TCP, loopback) over " +
+                          std::to_string(extra) +
+                          " extra epochs, minus its messages' handling cost, per ";
+  if (config.workload == "zipf") {  // a zipf sample is one key access
+    costs.seconds_per_key = per_sample;
+    costs.worker_cost_source = how + "key access";
+  } else {
+    costs.seconds_per_sample = per_sample;
+    costs.worker_cost_source = how + "sample";
+  }
   return costs;
 }
 

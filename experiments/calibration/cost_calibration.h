@@ -2,16 +2,17 @@
 // and the real code cost, written to a costs file for `augur sim --costs`.
 //
 // Measures, with the real code:
-//   worker cost  kge|wv|mf: seconds_per_sample, an Augur worker's CPU per
-//                training sample on the path a cluster node takes. Two real
-//                runs `augur launch --local 2` (2 processes over TCP on
-//                loopback, the given policy and flags) of E and E + extra
-//                epochs are children of this process; the difference of
-//                their CPU time (getrusage of the children), minus the
-//                messages' handling cost below, over the difference of their
-//                samples. Differencing removes start-up, data loading and
-//                evaluation. zipf: seconds_per_key, CPU per key access of a
-//                one-node, one-worker loopback run (all local).
+//   worker cost  an Augur worker's CPU per training sample (kge|wv|mf:
+//                seconds_per_sample) or per key access (zipf: seconds_per_key)
+//                on the path a cluster node takes. Two real runs `augur
+//                launch --local 2` (2 processes over TCP on loopback, the
+//                given policy and flags) of E and E + extra epochs are
+//                children of this process; the difference of their CPU time
+//                (getrusage of the children), minus the messages' handling
+//                cost below, over the difference of their samples.
+//                Differencing removes start-up, data loading and evaluation;
+//                the longer run gets more epochs until its extra CPU is at
+//                least 0.5 s and twice the handling cost.
 //   message cost the protocol's handling of one incoming message, fixed +
 //                per byte: Node::OnMessage for pull and push requests of 8
 //                and 256 rows of the workload's layout, plus the socket's
