@@ -149,12 +149,24 @@ shape() {  # shape RATE: every veth end, both directions
     ip netns exec "$tag-br" tc qdisc replace dev b$i root tbf rate "$1" burst 64kb latency 100ms
   done
 }
+# The share of a core a busy thread gets now, one per core at once, pinned (mean over the
+# cores): other jobs on the machine take the rest. 1.0 on an idle machine.
+share() {
+  local c
+  for ((c = 0; c < cores; c++)); do
+    taskset -c "$c" $PY -c '
+import time
+w0, c0 = time.perf_counter(), time.process_time()
+while time.perf_counter() - w0 < 0.5: pass
+print((time.process_time() - c0) / (time.perf_counter() - w0))' &
+  done | $PY -c 'import sys; v = [float(x) for x in sys.stdin]; print("%.3f" % min(1.0, sum(v) / len(v)))'
+}
 pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0; }
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
 chmod 600 "$out/secret"
 port=29800
-printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes\n' >"$out/matrix.csv"
+printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded\n' >"$out/matrix.csv"
 for net in "${nets[@]}"; do
   case $net in
     loopback) rate="" lat_us=0 ;;
@@ -182,6 +194,7 @@ for net in "${nets[@]}"; do
       cell=$wl-n$n-$net
       log "cell $cell: $repeats TCP runs (pinned: $pinned)"
       read -r -a flags <<<"${job[$wl]}"
+      s0=$(share)
       p0=$(pressure)
       t0=$(date +%s.%N)
       for ((r = 1; r <= repeats; r++)); do
@@ -212,14 +225,20 @@ for net in "${nets[@]}"; do
       done
       p1=$(pressure)
       t1=$(date +%s.%N)
+      s1=$(share)
       log "cell $cell: simulator"
       "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
         "${sim_net[@]}" "${host[@]}" --no-progress --out "$out/runs/$cell/sim" \
         >"$out/runs/$cell/sim.log" 2>&1 || { tail -5 "$out/runs/$cell/sim.log" >&2; log "$cell: sim failed"; exit 1; }
+      # The same with the hosts slowed to the core share other jobs left (measured around the runs).
+      speed=$($PY -c "print('%.6gGf' % ((min($cores / $n, 1.0)) * ($s0 + $s1) / 2))")
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
+        "${sim_net[@]}" --host-cores 1 --host-speed "$speed" --no-progress --out "$out/runs/$cell/sim-load" \
+        >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }
       $PY - "$out/runs/$cell" "$repeats" "$wl" "$n" "$net" "$pinned" "$p0" "$p1" "$t0" "$t1" "$cores" \
-        >>"$out/matrix.csv" <<'PY'
+        "$s0" "$s1" >>"$out/matrix.csv" <<'PY'
 import json, os, statistics, sys
-cell, repeats, wl, n, net, pinned, p0, p1, t0, t1, cores = sys.argv[1:12]
+cell, repeats, wl, n, net, pinned, p0, p1, t0, t1, cores, s0, s1 = sys.argv[1:14]
 def mean(xs): return sum(xs) / len(xs)
 runs = [json.load(open(os.path.join(cell, f"tcp-{r}", "rank-0", "result.json")))
         for r in range(1, int(repeats) + 1)]
@@ -227,11 +246,13 @@ measured = [mean(r["epoch_seconds"]) for r in runs]
 tcp_bytes = sum(json.load(open(os.path.join(cell, "tcp-1", f"rank-{i}", "result.json")))["bytes_sent"]
                 for i in range(int(n)))
 sim = json.load(open(os.path.join(cell, "sim", "result.json")))
-m, p = statistics.median(measured), mean(sim["epoch_seconds"])
+loaded = json.load(open(os.path.join(cell, "sim-load", "result.json")))
+m, p, pl = statistics.median(measured), mean(sim["epoch_seconds"]), mean(loaded["epoch_seconds"])
 # PSI "some" is per machine: stalled microseconds over the wall time of the TCP runs.
 pressure = (int(p1) - int(p0)) / 1e6 / max(1e-9, float(t1) - float(t0))
 print(f"{wl},{n},{net},{pinned},{m:.6f},{' '.join('%.4f' % x for x in measured)},{p:.6f},"
-      f"{p / m:.4f},{pressure:.3f},{tcp_bytes},{sim['bytes_sent']}")
+      f"{p / m:.4f},{pressure:.3f},{tcp_bytes},{sim['bytes_sent']},"
+      f"{(float(s0) + float(s1)) / 2:.3f},{pl:.6f},{pl / m:.4f}")
 PY
     done
   done
@@ -250,18 +271,26 @@ print(f"- load average at the end: {sh('cat /proc/loadavg')}")
 print(f"- measured: median over {repeats} TCP runs of rank 0's mean epoch time; predicted: "
       "`augur sim --compute hybrid` with the costs `augur calibrate` measured here\n")
 print("| workload | nodes | network | pinned | measured (s) | runs (s) | predicted (s) | "
-      "predicted/measured | CPU pressure | bytes tcp/sim |")
-print("|---|---:|---|---|---:|---|---:|---:|---:|---:|")
+      "predicted/measured | CPU pressure | core share | predicted at that share (s) | ratio | "
+      "bytes tcp/sim |")
+print("|---|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
 for r in rows:
     print(f"| {r['workload']} | {r['nodes']} | {r['network']} | {r['pinned']} | "
           f"{float(r['measured_epoch_s']):.4f} | {r['measured_runs']} | "
           f"{float(r['predicted_epoch_s']):.4f} | {float(r['ratio']):.3f} | "
-          f"{100 * float(r['cpu_pressure']):.0f}% | "
+          f"{100 * float(r['cpu_pressure']):.0f}% | {float(r['core_share']):.2f} | "
+          f"{float(r['predicted_loaded_epoch_s']):.4f} | {float(r['ratio_loaded']):.3f} | "
           f"{int(r['tcp_bytes']) / max(1, int(r['sim_bytes'])):.2f} |")
 errors = [abs(float(r["ratio"]) - 1) for r in rows]
+loaded = [abs(float(r["ratio_loaded"]) - 1) for r in rows]
 print("\nCPU pressure: the share of the TCP runs' wall time in which some runnable task on this "
-      "machine waited for a core (/proc/pressure/cpu); other jobs raise it and the simulator "
-      "does not model them.\n")
+      "machine waited for a core (/proc/pressure/cpu). Core share: the CPU share a busy thread "
+      "pinned to each core got just before and after the TCP runs (1.0 on an idle machine); "
+      "other jobs take the rest. The simulator knows nothing of other jobs: `predicted` models "
+      "an otherwise idle machine, `predicted at that share` the same hosts slowed to the "
+      "measured core share (--host-speed), a first-order model of the others' load.\n")
+print(f"at the measured core share: worst |predicted/measured - 1| = {max(loaded):.3f} "
+      f"(median {statistics.median(loaded):.3f})")
 print(f"fidelity: worst |predicted/measured - 1| = {max(errors):.3f} over {len(errors)} cells "
       f"(median {statistics.median(errors):.3f})")
 PY
