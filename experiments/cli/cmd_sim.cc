@@ -144,7 +144,10 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     }
     ApplyMachineCosts(app, *costs, config->nodes, o);
   }
-  if (t.host_cores > 0) o->host_cores = t.host_cores;
+  if (app.count("--host-cores") > 0) {
+    if (t.host_cores == 0) return Status::Error("--host-cores must be in [1, 4096]");
+    o->host_cores = t.host_cores;
+  }
   return o->Validate(config->nodes);
 }
 
