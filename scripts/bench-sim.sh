@@ -6,6 +6,12 @@
 # --full adds the issue's large case: 1024 nodes x 4 workers, 1M accesses in
 # total over the 1M-key zipf workload (~4M messages; minutes: see simulator/README.md).
 # Extra arguments after --full (or after BUILD_DIR as "--") go to every run, e.g. --nic-lanes 2.
+# The cost of the CPU contention model (--host-cores, issue 16): each case marked "+c" runs
+# again with hosts of 1 core and message handling costs (a fixed costs file written here:
+# 2 us + 0.1 ns/B per message, 50 ns per key), so workers, protocol handling and sync
+# rounds compete for the core; compare its msg/cpu-s with the line above it.
+# BENCH_OLD=DIR/bin/augur also runs every case with that binary (e.g. a build of an older
+# commit), side by side ("-old" lines; without --host-cores, which it may not know).
 set -euo pipefail
 AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -17,9 +23,29 @@ augur="$build/bin/augur"
 out=${BENCH_OUT:-$AUGUR_ROOT/results/bench-sim}
 mkdir -p "$out"
 
+costs=$out/contention-costs.json
+cat > "$costs" <<'JSON'
+{"workload": "zipf", "seconds_per_key": 5e-08, "seconds_per_message": 2e-06,
+ "seconds_per_message_byte": 1e-10, "cores": 0, "machine": "fixed (scripts/bench-sim.sh)"}
+JSON
+
 run() {
   local name=$1; shift
-  "$augur" sim --workload zipf --policy classic --seed 1 --no-progress --out "$out/$name" "$@" \
+  one "$augur" "$name" "$@"
+  if [[ -n ${BENCH_OLD:-} ]]; then  # it may predate --host-cores: its hosts have workers + 1
+    local args=() a skip=0
+    for a in "$@"; do
+      if ((skip)); then skip=0; continue; fi
+      if [[ $a == --host-cores ]]; then skip=1; continue; fi
+      args+=("$a")
+    done
+    one "$BENCH_OLD" "$name-old" "${args[@]}"
+  fi
+}
+
+one() {
+  local bin=$1 name=$2; shift 2
+  "$bin" sim --workload zipf --policy classic --seed 1 --no-progress --out "$out/$name" "$@" \
     ${extra[@]+"${extra[@]}"} > /dev/null
   python3 - "$out/$name/result.json" "$name" <<'PY'
 import json, sys
@@ -35,8 +61,14 @@ PY
 run n64-w4-uniform   --nodes 64   --workers 4 --pattern uniform --keys 100000 --batch-size 64 --batches 2
 run n64-w4-mixed     --nodes 64   --workers 4 --pattern mixed   --keys 100000 --batch-size 64 --batches 2
 run n64-w4-uniform10 --nodes 64   --workers 4 --pattern uniform --keys 100000 --batch-size 64 --batches 10
+run n64-w4-uniform+c --nodes 64   --workers 4 --pattern uniform --keys 100000 --batch-size 64 --batches 2 \
+  --costs "$costs" --host-cores 1
 run n1024-w1-uniform --nodes 1024 --workers 1 --pattern uniform --keys 100000 --batch-size 16 --batches 1
 run n1024-w4-uniform --nodes 1024 --workers 4 --pattern uniform --keys 1000000 --batch-size 64 --batches 1
+run n1024-w4-uniform+c --nodes 1024 --workers 4 --pattern uniform --keys 1000000 --batch-size 64 --batches 1 \
+  --costs "$costs" --host-cores 1
 if [[ "$full" == "--full" ]]; then
   run n1024-w4-1M    --nodes 1024 --workers 4 --pattern uniform --keys 1000000 --batch-size 64 --batches 4
+  run n1024-w4-1M+c  --nodes 1024 --workers 4 --pattern uniform --keys 1000000 --batch-size 64 --batches 4 \
+    --costs "$costs" --host-cores 1
 fi

@@ -3,10 +3,10 @@
 #   1. prepares the WordNet knowledge graph (Debian's wordnet-base) into results/demo/wordnet;
 #   2. compares all five policies for KGE (ComplEx) at 1, 2, 4 and 8 nodes x 4 workers in the
 #      SimGrid simulator (ethernet-10g links, hybrid compute: the real updates run, their cost
-#      is the single-node baseline's measured CPU time per triple), against the single-node
-#      Hogwild baseline run first (`augur compare`);
+#      is the Augur worker's CPU time per triple that `augur calibrate` measures on this machine
+#      first), against the single-node Hogwild baseline run first (`augur compare`);
 #   3. runs adaptive for real: 2 local processes x 2 workers over TCP (augur launch --local 2,
-#      via compare, reusing the baseline);
+#      via compare, reusing the baseline), with the simulator's prediction of it beside it;
 #   4. writes results/demo/report.md with its plots, and prints where it is.
 # Sizes are chosen to finish in under 15 minutes on a 2-core machine (see DEMO_* below and
 # the report's "Demo settings": simulating relocation over all 354,552 triples takes minutes
@@ -72,14 +72,17 @@ print("\n## Real TCP run vs the simulator (2 nodes, adaptive)\n")
 print("The TCP run is 2 real processes x 2 workers on this 2-core machine (the simulated nodes "
       "have 4 workers each): its epoch time is wall time of 4 threads sharing 2 cores, not a "
       "2-machine cluster.\n")
-print("| run | epoch time (s) | speed-up over single | quality | MB sent per node | local accesses |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| run | epoch time (s) | simulator's prediction (s) | speed-up over single | quality | MB sent per node | local accesses |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for r in [r for r in sim if r["policy"] == "adaptive" and r["nodes"] == "2"] + \
          [r for r in tcp if r["policy"] != "single"]:
     print(f"| {r['run']} | {f(r['epoch_seconds_mean'], '%.3f')} | "
+          f"{f(r.get('sim_prediction.epoch_seconds_mean'), '%.3f')} | "
           f"{f(r['speedup_over_single'], '%.2f')} | {f(r['quality'], '%.4g')} | "
           f"{f(float(r['bytes_sent_per_node_mean']) / 1e6, '%.2f')} | "
           f"{f(float(r['local_access_ratio'])*100, '%.1f')}% |")
+print("\nThe prediction is `augur sim` of the TCP run's own job (2 nodes x 2 workers) with the "
+      "costs `augur calibrate` measured on this machine (tcp/costs.json), on its loopback and cores.\n")
 print("\nThe TCP comparison's own report: [tcp/report.md](tcp/report.md).\n")
 print("## Demo settings\n")
 print(f"`scripts/demo.sh` chose these sizes to finish in under 15 minutes on this 2-core machine: "

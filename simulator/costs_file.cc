@@ -10,8 +10,13 @@ nlohmann::json SimCosts::ToJson() const {
   return {
       {"workload", workload},
       {"seconds_per_key", seconds_per_key},
+      {"seconds_per_sample", seconds_per_sample},
+      {"worker_cost_source", worker_cost_source},
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
+      {"cores", cores},
+      {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
+      {"loopback_latency_seconds", loopback_latency_seconds},
       {"machine", machine},
       {"git_commit", git_commit},
   };
@@ -25,6 +30,11 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_key = j.at("seconds_per_key").get<double>();
     c.seconds_per_message = j.at("seconds_per_message").get<double>();
     c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
+    c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
+    c.worker_cost_source = j.value("worker_cost_source", "");
+    c.cores = j.value("cores", 0u);
+    c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
+    c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);
     c.machine = j.value("machine", "");
     c.git_commit = j.value("git_commit", "");
   } catch (const nlohmann::json::exception& e) {
@@ -32,6 +42,9 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   }
   if (c.seconds_per_message < 0 || c.seconds_per_message_byte < 0)
     return Status::Error("message costs must be >= 0");
+  if (c.cores > 4096) return Status::Error("cores must be at most 4096");
+  if (!(c.loopback_bandwidth_bytes_per_second >= 0))
+    return Status::Error("loopback_bandwidth_bytes_per_second must be >= 0");
   return c;
 }
 

@@ -1,9 +1,10 @@
-// SimCosts and the costs file: calibrated compute costs for the simulator.
+// SimCosts and the costs file: calibrated costs of this machine for the simulator.
 //
 // `augur calibrate --workload W` measures these on the current machine and
-// writes them as JSON; `augur sim --costs FILE` reads them back. The costs
-// actually used by a run are written into its result.json. Plain values;
-// the file functions touch only the named path.
+// writes them as JSON; `augur sim --costs FILE` reads them back and models
+// this machine with them (flags given explicitly override each part). The
+// costs actually used by a run are written into its result.json. Plain
+// values; the file functions touch only the named path.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,12 +16,22 @@ namespace augur {
 
 struct SimCosts {
   std::string workload;  // what was calibrated ("" = built-in defaults)
-  // Worker compute per key access (replaces the workload's compute-per-key).
+  // zipf: worker compute per key access (replaces --compute-per-key).
   // Negative: keep the workload's own --compute-per-key.
   double seconds_per_key = -1;
-  // Protocol-side handling of one incoming message: fixed + per byte.
+  // kge|wv|mf: an Augur worker's CPU seconds per training sample on the path a
+  // cluster node takes (replaces --compute-per-sample). Negative: keep the flag's.
+  double seconds_per_sample = -1;
+  // How seconds_per_sample / seconds_per_key were measured (one line).
+  std::string worker_cost_source;
+  // Protocol-side handling of one incoming message, including the transport's
+  // syscalls and wake-ups: fixed + per byte.
   double seconds_per_message = 0;
   double seconds_per_message_byte = 0;
+  uint32_t cores = 0;  // this machine's cores; 0 = not calibrated
+  // The loopback link (one way): 0 / negative = not calibrated.
+  double loopback_bandwidth_bytes_per_second = 0;
+  double loopback_latency_seconds = -1;
   std::string machine;     // where it was calibrated
   std::string git_commit;  // by which build
 
@@ -29,6 +40,7 @@ struct SimCosts {
     return seconds_per_message + seconds_per_message_byte * static_cast<double>(bytes);
   }
   nlohmann::json ToJson() const;
+  // The fields added with core counts and the loopback link are optional.
   static Result<SimCosts> FromJson(const nlohmann::json& j);
 };
 

@@ -34,6 +34,8 @@ void ProtocolActor(SimCluster* cluster, NodeId n) {
     Parcel* p = inbox.Take(compute);
     if (p->timer) {
       cluster->TimerFired();
+      // A timer is a wake-up of the protocol thread: the fixed per-message cost.
+      if (!measured) Charge(compute, compute.MessageFlops(0));
       node.OnTimer(p->timer_id);
       cluster->parcels().Give(p);
       continue;

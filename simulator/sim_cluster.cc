@@ -51,7 +51,9 @@ Status SimCluster::Init() {
     sg4::Engine::set_config("tracing/filename:" + sim.trace_file);
     sg4::Engine::set_config("tracing/uncategorized:yes");
   }
-  const int cores = static_cast<int>(options_.node.workers) + 1;  // workers + protocol
+  const int cores = options_.sim.host_cores > 0
+                        ? static_cast<int>(options_.sim.host_cores)
+                        : static_cast<int>(options_.node.workers) + 1;  // workers + protocol
   Result<Platform> p = BuildPlatform(*engine_, sim, options_.nodes, cores);
   if (!p.ok()) return p.status();
   platform_ = std::move(*p);

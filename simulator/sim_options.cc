@@ -100,6 +100,7 @@ Status SimOptions::Validate(uint32_t nodes) const {
   if (!(link_bandwidth_bytes_per_second > 0)) return Status::Error("--link-bandwidth must be > 0");
   if (!(link_latency_seconds >= 0)) return Status::Error("--link-latency must be >= 0");
   if (!(host_speed_flops > 0)) return Status::Error("--host-speed must be > 0");
+  if (host_cores > 4096) return Status::Error("--host-cores must be in [1, 4096]");
   if (fail_node.has_value()) {
     if (fail_node->node >= nodes)
       return Status::Error("--fail-node names node " + std::to_string(fail_node->node) +
@@ -122,6 +123,7 @@ nlohmann::json SimOptions::ToJson() const {
       {"link_bandwidth_bytes_per_second", link_bandwidth_bytes_per_second},
       {"link_latency_seconds", link_latency_seconds},
       {"host_speed_flops", host_speed_flops},
+      {"host_cores", host_cores},
       {"compute", ComputeModeName(compute)},
       {"costs_file", costs_file},
       {"network_model", network_model},

@@ -54,6 +54,10 @@ struct SimOptions {
   double link_bandwidth_bytes_per_second = 1.25e9;  // 10 Gbit/s
   double link_latency_seconds = 5e-6;
   double host_speed_flops = 1e9;  // modelled compute is in seconds at 1 Gflop/s
+  // Cores per host (--host-cores). Workers, protocol handling and sync rounds
+  // of a node all execute on its host's cores and share them when more are
+  // busy than there are cores. 0: workers + 1 (a free core for the protocol).
+  uint32_t host_cores = 0;
   ComputeMode compute = ComputeMode::kModel;
   SimCosts costs;          // per-message handling costs (and the per-key cost used)
   std::string costs_file;  // where costs came from; empty: built-in defaults

@@ -1,14 +1,20 @@
 #include "experiments/calibration/cost_calibration.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
+#include <asio.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
+#include "backends/tcp/raw_ping_pong.h"
 #include "core/codec/codec.h"
 #include "core/protocol/home.h"
 #include "core/protocol/node.h"
-#include "core/testing/loopback_cluster.h"
-#include "experiments/drivers/loopback_driver.h"
+#include "experiments/compare/child_run.h"
 #include "experiments/jobs/job.h"
 #include "experiments/report/run_result.h"
 
@@ -45,45 +51,28 @@ class NullRuntime final : public Runtime {
   std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoPark>(); }
 };
 
-Result<double> SecondsPerKey(const RunConfig& base) {
-  RunConfig c = base;
-  c.nodes = 1;
-  c.workers = 1;
-  c.epochs = 1;
-  c.verify = false;
-  c.zipf.compute_seconds_per_key = 0;
-  c.zipf.batches_per_epoch = std::max<uint32_t>(c.zipf.batches_per_epoch, 2000);
-  if (Status s = c.Validate(); !s.ok()) return s;
-  Result<std::unique_ptr<Job>> job = MakeJob(c);
-  if (!job.ok()) return job.status();
-  const double start = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
-  Result<RunResult> r = RunOnLoopback(c, **job);
-  const double cpu = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - start;
-  if (!r.ok()) return r.status();
-  return cpu / static_cast<double>(r->samples);
-}
-
 struct Sample {
   double bytes;
   double seconds;
 };
 
-// Mean CPU seconds of OnMessage over pull and push requests of `keys` keys.
-Result<Sample> MeasureHandler(Node& node, uint32_t keys, uint32_t dim) {
-  constexpr int kIterations = 4000;
+// Mean CPU seconds of OnMessage over pull and push requests of `rows` rows.
+Result<Sample> MeasureHandler(Node& node, const ValueLayout& layout, uint32_t rows) {
+  constexpr int kIterations = 2000;
   Message pull, push;
   pull.type = MessageType::kPullRequest;
   push.type = MessageType::kPushRequest;
   pull.op_id = push.op_id = 1;
   pull.src = pull.origin = push.src = push.origin = 0;
-  for (Key k = 1; pull.keys.size() < keys; ++k) {
+  uint32_t floats = 0;
+  for (Key k = 1; pull.keys.size() < rows; ++k) {
     if (HomeNode(k, 2) != 1) continue;
-    const uint32_t i = static_cast<uint32_t>(pull.keys.size());
     pull.keys.push_back(k);
-    pull.slots.push_back(i * dim);
+    pull.slots.push_back(floats);
     push.keys.push_back(k);
+    floats += layout.Length(k);
   }
-  push.values.assign(size_t{keys} * dim, 0.5f);
+  push.values.assign(floats, 0.5f);
   const std::vector<uint8_t> frames[2] = {Encode(pull), Encode(push)};
   const double start = CpuSeconds(CLOCK_THREAD_CPUTIME_ID);
   for (int i = 0; i < kIterations; ++i) {
@@ -96,30 +85,169 @@ Result<Sample> MeasureHandler(Node& node, uint32_t keys, uint32_t dim) {
   return Sample{(frames[0].size() + frames[1].size()) / 2.0, seconds};
 }
 
+// Fixed + per byte through two samples.
+std::pair<double, double> Fit(const Sample& small, const Sample& large) {
+  const double per_byte =
+      std::max(0.0, (large.seconds - small.seconds) / (large.bytes - small.bytes));
+  return {std::max(0.0, small.seconds - per_byte * small.bytes), per_byte};
+}
+
+// One raw TCP ping-pong size on loopback: per one-way message, its wall time
+// and the CPU time of both ends.
+struct PingPong {
+  double bytes = 0;
+  double wall = 0;
+  double cpu = 0;
+};
+
+Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds) {
+  asio::io_context io;
+  asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const uint16_t port = acceptor.local_endpoint().port();
+  Status served;
+  std::thread server([&] { served = tcp::ServeRawPingPong(acceptor, bytes, bytes); });
+  auto client = tcp::RawPingPongClient::Connect("127.0.0.1", port, bytes, bytes, 10);
+  if (!client.ok()) {
+    acceptor.close();
+    server.join();
+    return client.status();
+  }
+  Result<double> warm = (*client)->Run(std::max<uint64_t>(1, rounds / 10));
+  const double cpu0 = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+  Result<double> wall = warm.ok() ? (*client)->Run(rounds) : warm;
+  const double cpu = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+  (*client)->Close();
+  server.join();
+  if (!wall.ok()) return wall.status();
+  if (!served.ok()) return served;
+  const double messages = 2.0 * static_cast<double>(rounds);
+  return PingPong{static_cast<double>(bytes), *wall / messages, cpu / messages};
+}
+
+struct ChildRun {
+  double cpu = 0;
+  double samples = 0;
+  double messages = 0;
+  double bytes = 0;
+};
+
+double ChildrenCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// `augur launch --local 2 -- FLAGS --epochs E` as a child; its CPU and counts.
+Result<ChildRun> LaunchTwoNodes(const RunConfig& config, const CalibrationOptions& o,
+                                uint32_t epochs) {
+  const std::string dir = o.work_dir + "/launch-e" + std::to_string(epochs);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
+  std::vector<std::string> args = {"launch", "--local", "2", "--", "--workload", config.workload};
+  args.insert(args.end(), o.run_flags.begin(), o.run_flags.end());
+  args.insert(args.end(), {"--epochs", std::to_string(epochs), "--out", dir});
+  const double cpu0 = ChildrenCpuSeconds();
+  Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
+  if (!out.ok()) return out.status();
+  const double cpu = ChildrenCpuSeconds() - cpu0;
+  if (out->exit_code != 0)
+    return Status::Error("the 2-node run failed (exit code " + std::to_string(out->exit_code) +
+                         "); the end of " + dir + "/log.txt:\n" + TailOfFile(dir + "/log.txt", 6));
+  std::ifstream in(dir + "/result.json");
+  try {
+    const nlohmann::json r = nlohmann::json::parse(in);
+    return ChildRun{cpu, r.at("samples").get<double>(), r.at("messages_sent").get<double>(),
+                    r.at("bytes_sent").get<double>()};
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(dir + "/result.json is not a readable result: " + e.what());
+  }
+}
+
 }  // namespace
 
-Result<SimCosts> CalibrateCosts(const RunConfig& config) {
+Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOptions& options) {
   SimCosts costs;
   costs.workload = config.workload;
   costs.machine = MachineDescription();
   costs.git_commit = GitCommit();
-  Result<double> per_key = SecondsPerKey(config);
-  if (!per_key.ok()) return per_key.status().WithContext("per-key cost");
-  costs.seconds_per_key = *per_key;
+  costs.cores = std::max(1u, std::thread::hardware_concurrency());
 
+  // The socket: latency, bandwidth, CPU per message and per byte.
+  constexpr size_t kLarge = 256 * 1024;
+  Result<PingPong> small = MeasurePingPong(64, 20000);
+  if (!small.ok()) return small.status().WithContext("loopback ping-pong of 64 B");
+  Result<PingPong> large = MeasurePingPong(kLarge, 400);
+  if (!large.ok()) return large.status().WithContext("loopback ping-pong of 256 KiB");
+  const auto [socket_fixed, socket_per_byte] =
+      Fit({small->bytes, small->cpu}, {large->bytes, large->cpu});
+  costs.loopback_latency_seconds = std::max(0.0, small->wall - small->cpu);
+  const double extra_wall = large->wall - small->wall;
+  // The bytes' one-way time; no measurable extra time means a link far faster than the CPU.
+  costs.loopback_bandwidth_bytes_per_second =
+      extra_wall > 0 ? (large->bytes - small->bytes) / extra_wall : 1e12;
+
+  // The handler, on the workload's layout and optimizer.
+  Result<std::unique_ptr<Job>> job = MakeJob(config);
+  if (!job.ok()) return job.status();
   NullRuntime runtime;
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(config.zipf.dim);
-  Node node(o, runtime);
-  Result<Sample> small = MeasureHandler(node, 8, config.zipf.dim);
-  if (!small.ok()) return small.status();
-  Result<Sample> large = MeasureHandler(node, 256, config.zipf.dim);
-  if (!large.ok()) return large.status();
-  const double per_byte =
-      std::max(0.0, (large->seconds - small->seconds) / (large->bytes - small->bytes));
-  costs.seconds_per_message_byte = per_byte;
-  costs.seconds_per_message = std::max(0.0, small->seconds - per_byte * small->bytes);
+  NodeOptions no = (*job)->MakeNodeOptions();
+  no.workers = 1;
+  const ValueLayout layout = no.layout;
+  Node node(no, runtime);
+  Result<Sample> h8 = MeasureHandler(node, layout, 8);
+  if (!h8.ok()) return h8.status();
+  Result<Sample> h256 = MeasureHandler(node, layout, 256);
+  if (!h256.ok()) return h256.status();
+  const auto [handler_fixed, handler_per_byte] = Fit(*h8, *h256);
+  costs.seconds_per_message = handler_fixed + socket_fixed;
+  costs.seconds_per_message_byte = handler_per_byte + socket_per_byte;
+  std::fprintf(stderr,
+               "calibrate: handler %.0f ns + %.3f ns/B, socket %.0f ns + %.3f ns/B per message; "
+               "64 B one way %.1f us wall, %.1f us CPU; 256 KiB one way %.1f us wall\n",
+               1e9 * handler_fixed, 1e9 * handler_per_byte, 1e9 * socket_fixed,
+               1e9 * socket_per_byte, 1e6 * small->wall, 1e6 * small->cpu, 1e6 * large->wall);
+
+  Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
+  if (!a.ok()) return a.status();
+  // The longer run, with more epochs until its extra CPU is large against the noise.
+  constexpr double kMinExtraCpu = 0.5;  // seconds
+  constexpr uint32_t kMaxExtraEpochs = 256;
+  uint32_t extra = options.extra_epochs;
+  Result<ChildRun> b = LaunchTwoNodes(config, options, options.base_epochs + extra);
+  double cpu = 0, samples = 0, handling = 0;
+  for (;;) {
+    if (!b.ok()) return b.status();
+    cpu = b->cpu - a->cpu;
+    samples = b->samples - a->samples;
+    handling = (b->messages - a->messages) * costs.seconds_per_message +
+               (b->bytes - a->bytes) * costs.seconds_per_message_byte;
+    if ((cpu >= kMinExtraCpu && cpu > 2 * handling) || extra >= kMaxExtraEpochs) break;
+    extra *= 4;
+    b = LaunchTwoNodes(config, options, options.base_epochs + extra);
+  }
+  if (!(samples > 0)) return Status::Error("the longer calibration run did no more samples");
+  std::fprintf(stderr,
+               "calibrate: 2-node runs: %.3f s CPU, %.0f samples, %.0f messages, %.0f bytes more "
+               "(%u extra epochs); their handling %.3f s\n",
+               cpu, samples, b->messages - a->messages, b->bytes - a->bytes, extra, handling);
+  if (!(cpu > handling))
+    return Status::Error(
+        "the longer 2-node run used no more CPU than its messages' handling cost (" +
+        std::to_string(cpu) + " s vs " + std::to_string(handling) +
+        " s): too short to measure; give more --extra-epochs or a larger data set");
+  const double per_sample = (cpu - handling) / samples;
+  const std::string how = "CPU of `augur launch --local 2` (TCP, loopback) over " +
+                          std::to_string(extra) +
+                          " extra epochs, minus its messages' handling cost, per ";
+  if (config.workload == "zipf") {  // a zipf sample is one key access
+    costs.seconds_per_key = per_sample;
+    costs.worker_cost_source = how + "key access";
+  } else {
+    costs.seconds_per_sample = per_sample;
+    costs.worker_cost_source = how + "sample";
+  }
   return costs;
 }
 

@@ -1,14 +1,33 @@
-// Cost calibration for the simulator's compute model (`augur calibrate`).
+// Cost calibration for the simulator (`augur calibrate`): what this machine
+// and the real code cost, written to a costs file for `augur sim --costs`.
 //
-// Measures on this machine, with the real core code:
-//   seconds_per_key      a worker's CPU time per key access of the workload
-//                        (one node, one worker, all keys local: the batch
-//                        generation, store pull/push and the update maths);
-//   seconds_per_message  and seconds_per_message_byte: Node::OnMessage's CPU
-//                        time for pull and push requests of two batch sizes,
-//                        fitted as fixed + per byte.
-// Runs in the calling thread (plus the loopback runtime's own threads).
+// Measures, with the real code:
+//   worker cost  an Augur worker's CPU per training sample (kge|wv|mf:
+//                seconds_per_sample) or per key access (zipf: seconds_per_key)
+//                on the path a cluster node takes. Two real runs `augur
+//                launch --local 2` (2 processes over TCP on loopback, the
+//                given policy and flags) of E and E + extra epochs are
+//                children of this process; the difference of their CPU time
+//                (getrusage of the children), minus the messages' handling
+//                cost below, over the difference of their samples.
+//                Differencing removes start-up, data loading and evaluation;
+//                the longer run gets more epochs until its extra CPU is at
+//                least 0.5 s and twice the handling cost.
+//   message cost the protocol's handling of one incoming message, fixed +
+//                per byte: Node::OnMessage for pull and push requests of 8
+//                and 256 rows of the workload's layout, plus the socket's
+//                CPU per message and per byte (both ends: syscalls, wake-ups)
+//                from raw TCP ping-pongs of 64 B and 256 KiB on loopback.
+//   cores        std::thread::hardware_concurrency().
+//   loopback     one-way latency (half a 64 B round trip minus the socket CPU
+//                it contains) and bandwidth (the extra one-way time of
+//                256 KiB over 64 B).
+// Runs in the calling thread, plus a ping-pong server thread and the child
+// processes; writes only below options.work_dir.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "core/base/status.h"
 #include "experiments/config/run_config.h"
@@ -16,7 +35,16 @@
 
 namespace augur {
 
-// REQUIRES: config validated (workload zipf).
-Result<SimCosts> CalibrateCosts(const RunConfig& config);
+struct CalibrationOptions {
+  // The flags of the workload's runs (as for `augur launch -- ...`), without
+  // --epochs, --out, --nodes and --workload (the calibration sets those).
+  std::vector<std::string> run_flags;
+  uint32_t base_epochs = 1;   // the shorter run
+  uint32_t extra_epochs = 2;  // the longer run has base + extra
+  std::string work_dir;       // child runs write here
+};
+
+// REQUIRES: config validated (its flags are run_flags).
+Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOptions& options);
 
 }  // namespace augur

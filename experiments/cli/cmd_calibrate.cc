@@ -1,5 +1,8 @@
-// `augur calibrate`: measures the simulator's compute costs on this machine.
+// `augur calibrate`: measures this machine's and the real code's costs for the simulator.
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "experiments/calibration/cost_calibration.h"
@@ -8,34 +11,95 @@
 
 namespace augur {
 
+namespace {
+
+struct CalibrateFlags {
+  std::string workload = "zipf";
+  std::string out = "costs.json";
+  std::string work_dir;  // empty: a temporary directory, removed afterwards
+  CalibrationOptions options;
+};
+
+// The workload's flags (those of `augur launch -- ...`) parsed into a config.
+Result<RunConfig> ParseRunFlags(const std::string& workload,
+                                const std::vector<std::string>& flags) {
+  RunConfig config;
+  CLI::App app("calibrate");
+  AddRunFlags(app, &config);
+  AddWorkloadFlags(app, &config);
+  try {
+    app.parse(std::vector<std::string>(flags.rbegin(), flags.rend()));
+  } catch (const CLI::ParseError& e) {
+    return Status::Error(std::string("workload flags: ") + e.what());
+  }
+  for (const char* reserved : {"--workload", "--epochs", "--out", "--nodes"})
+    if (app.count(reserved) > 0)
+      return Status::Error(std::string(reserved) +
+                           " is set by the calibration (give the workload with --workload; "
+                           "--base-epochs and --extra-epochs set the runs' epochs)");
+  config.workload = workload;
+  config.nodes = 2;
+  config.backend = "calibrate";
+  if (Status s = config.Validate(); !s.ok()) return s;
+  return config;
+}
+
+int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
+  Result<RunConfig> config = ParseRunFlags(f.workload, extras);
+  if (!config.ok()) return UsageError(config.status().message());
+  if (f.options.base_epochs == 0 || f.options.extra_epochs == 0)
+    return UsageError("--base-epochs and --extra-epochs must be at least 1");
+  f.options.run_flags = extras;
+  bool temporary = false;
+  if (f.work_dir.empty()) {
+    char dir[] = "/tmp/augur-calibrate-XXXXXX";
+    if (mkdtemp(dir) == nullptr) return RunError("cannot create a temporary directory");
+    f.work_dir = dir;
+    temporary = true;
+  }
+  f.options.work_dir = f.work_dir;
+  Result<SimCosts> costs = CalibrateCosts(*config, f.options);
+  std::error_code ec;
+  if (temporary) std::filesystem::remove_all(f.work_dir, ec);
+  if (!costs.ok()) return RunError(costs.status().message());
+  if (Status s = WriteCostsFile(f.out, *costs); !s.ok()) return RunError(s.message());
+  std::printf("calibrated %s on %s:\n", costs->workload.c_str(), costs->machine.c_str());
+  if (costs->seconds_per_sample >= 0)
+    std::printf("  %.1f ns per sample (worker)\n", 1e9 * costs->seconds_per_sample);
+  if (costs->seconds_per_key >= 0)
+    std::printf("  %.1f ns per key access (worker)\n", 1e9 * costs->seconds_per_key);
+  std::printf(
+      "  %.1f ns + %.3f ns/byte per handled message\n  loopback: %.1f us one way, %.2f GB/s\n"
+      "  written: %s\n",
+      1e9 * costs->seconds_per_message, 1e9 * costs->seconds_per_message_byte,
+      1e6 * costs->loopback_latency_seconds, costs->loopback_bandwidth_bytes_per_second / 1e9,
+      f.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
 CommandFn AddCalibrateCommand(CLI::App& root) {
-  auto config = std::make_shared<RunConfig>();
-  auto out = std::make_shared<std::string>("costs.json");
+  auto f = std::make_shared<CalibrateFlags>();
   CLI::App* app = root.add_subcommand(
       "calibrate",
-      "Measure the workload's compute cost per key and the protocol's cost per message on "
-      "this machine, and write them for `augur sim --costs FILE`");
-  app->add_option("--workload", config->workload, "Workload: zipf")->capture_default_str();
-  app->add_option("--keys", config->zipf.keys, "zipf: number of keys")->capture_default_str();
-  app->add_option("--dim", config->zipf.dim, "zipf: floats per value")->capture_default_str();
-  app->add_option("--batch-size", config->zipf.batch_size, "zipf: key accesses per mini-batch")
+      "Measure on this machine what an Augur worker costs per sample (kge|wv|mf: two real "
+      "2-process TCP runs on loopback; zipf: per key access), the protocol's cost per message "
+      "and byte, the core count and the loopback link, and write them for `augur sim --costs "
+      "FILE`. Other flags are the workload's (as for `augur launch -- ...`: --data, --policy, "
+      "--workers, --dim, --sampling, ...)");
+  app->add_option("--workload", f->workload, "Workload: kge | wv | mf | zipf")
       ->capture_default_str();
-  app->add_option("--pattern", config->pattern, "zipf access pattern")->capture_default_str();
-  app->add_option("--seed", config->seed, "Seed")->capture_default_str();
-  app->add_option("--out", *out, "Costs file to write")->capture_default_str();
-  return [config, out]() -> int {
-    config->backend = "calibrate";
-    if (Status s = config->Validate(); !s.ok()) return UsageError(s.message());
-    Result<SimCosts> costs = CalibrateCosts(*config);
-    if (!costs.ok()) return RunError(costs.status().message());
-    if (Status s = WriteCostsFile(*out, *costs); !s.ok()) return RunError(s.message());
-    std::printf(
-        "calibrated %s on %s:\n  %.1f ns per key access\n  %.1f ns + %.3f ns/byte per "
-        "handled message\n  written: %s\n",
-        costs->workload.c_str(), costs->machine.c_str(), 1e9 * costs->seconds_per_key,
-        1e9 * costs->seconds_per_message, 1e9 * costs->seconds_per_message_byte, out->c_str());
-    return 0;
-  };
+  app->add_option("--out", f->out, "Costs file to write")->capture_default_str();
+  app->add_option("--base-epochs", f->options.base_epochs, "Epochs of the shorter run")
+      ->capture_default_str();
+  app->add_option("--extra-epochs", f->options.extra_epochs,
+                  "Epochs the longer run does more (their CPU is what is measured)")
+      ->capture_default_str();
+  app->add_option("--work-dir", f->work_dir,
+                  "Keep the calibration runs here (default: a temporary directory)");
+  app->allow_extras();
+  return [f, app]() -> int { return Calibrate(*f, app->remaining()); };
 }
 
 }  // namespace augur

@@ -16,6 +16,7 @@
 #include "experiments/compare/compare_plan.h"
 #include "experiments/compare/report_writer.h"
 #include "experiments/compare/results_csv.h"
+#include "simulator/costs_file.h"
 
 #ifndef AUGUR_SOURCE_DIR
 #define AUGUR_SOURCE_DIR "."
@@ -35,11 +36,12 @@ struct CompareFlags {
   bool no_plots = false;
 };
 
-// The extras `augur single` understands (AddSingleFlags), in order.
-std::vector<std::string> SingleSubset(const std::vector<std::string>& extras) {
+// The extras a command with `add` flags understands, in order.
+std::vector<std::string> Subset(const std::vector<std::string>& extras,
+                                void (*add)(CLI::App&, RunConfig*)) {
   auto ignored = std::make_unique<RunConfig>();
-  CLI::App app("single");
-  AddSingleFlags(app, ignored.get());
+  CLI::App app("subset");
+  add(app, ignored.get());
   app.allow_extras();
   try {
     app.parse(std::vector<std::string>(extras.rbegin(), extras.rend()));
@@ -57,6 +59,28 @@ std::vector<std::string> SingleSubset(const std::vector<std::string>& extras) {
     }
   }
   return subset;
+}
+
+// The extras `augur single` understands (AddSingleFlags), in order.
+std::vector<std::string> SingleSubset(const std::vector<std::string>& extras) {
+  return Subset(extras, AddSingleFlags);
+}
+
+// The extras `augur launch -- ...` and `augur calibrate` understand: run and workload flags.
+std::vector<std::string> LaunchSubset(const std::vector<std::string>& extras) {
+  return Subset(extras, [](CLI::App& app, RunConfig* c) {
+    AddRunFlags(app, c);
+    AddWorkloadFlags(app, c);
+  });
+}
+
+// The value of `--flag V` or `--flag=V` in flags ("" if absent).
+std::string FlagValue(const std::vector<std::string>& flags, const std::string& flag) {
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == flag && i + 1 < flags.size()) return flags[i + 1];
+    if (flags[i].rfind(flag + "=", 0) == 0) return flags[i].substr(flag.size() + 1);
+  }
+  return "";
 }
 
 bool Has(const std::vector<std::string>& flags, const std::string& flag) {
@@ -82,7 +106,11 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
   if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
-  std::fprintf(stderr, "[compare] %zu/%zu %s ...", index, total, run.name.c_str());
+  if (total > 0) {
+    std::fprintf(stderr, "[compare] %zu/%zu %s ...", index, total, run.name.c_str());
+  } else {
+    std::fprintf(stderr, "[compare]   %s ...", run.name.c_str());
+  }
   std::fflush(stderr);
   const std::string log = run.out_dir + "/log.txt";
   Result<ChildOutcome> out = RunChild(run.args, log);
@@ -107,6 +135,52 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
   r.nodes = run.nodes;
   r.baseline = run.policy.empty();
   return r;
+}
+
+// `augur calibrate` as a child: writes OUT/costs.json.
+Status Calibrate(const CompareOptions& o, size_t index, size_t total) {
+  const PlannedRun run = PlanCalibration(o);
+  std::error_code ec;
+  std::filesystem::create_directories(run.out_dir, ec);
+  if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
+  std::fprintf(stderr, "[compare] %zu/%zu calibrate (%s, 2 local processes over TCP) ...", index,
+               total, run.policy.c_str());
+  std::fflush(stderr);
+  const std::string log = run.out_dir + "/log.txt";
+  Result<ChildOutcome> out = RunChild(run.args, log);
+  if (!out.ok()) return out.status();
+  if (out->exit_code != 0) {
+    std::fprintf(stderr, " failed\n");
+    return Status::Error("augur calibrate failed (exit code " + std::to_string(out->exit_code) +
+                         "); the end of " + log + ":\n" + TailOfFile(log, 6));
+  }
+  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+  return Status::Ok();
+}
+
+double MeanEpochSeconds(const nlohmann::json& result) {
+  double sum = 0;
+  size_t n = 0;
+  for (const auto& e : result.value("epoch_seconds", nlohmann::json::array())) {
+    sum += e.get<double>();
+    ++n;
+  }
+  return n > 0 ? sum / static_cast<double>(n) : 0;
+}
+
+// The simulator's prediction of a TCP run, recorded in its result as sim_prediction.
+Status Predict(const CompareOptions& o, const PlannedRun& tcp_run, CompareRecord* record) {
+  const PlannedRun run = PlanPrediction(o, tcp_run);
+  Result<CompareRecord> p = Execute(run, 0, 0);
+  if (!p.ok()) return p.status();
+  const double predicted = MeanEpochSeconds(p->result);
+  const double measured = MeanEpochSeconds(record->result);
+  record->result["sim_prediction"] = {
+      {"epoch_seconds_mean", predicted},
+      {"ratio_to_measured", measured > 0 ? predicted / measured : 0.0},
+      {"costs_file", o.costs_file},
+      {"compute", "hybrid"}};
+  return Status::Ok();
 }
 
 // A result.json of an earlier `augur single` run, checked to match.
@@ -158,11 +232,18 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   // A Python workload's program takes the same flags in both roles.
   o.single_flags = IsPythonWorkload(o.workload) ? extras : SingleSubset(extras);
   o.user_compute_per_sample = Has(extras, "--compute-per-sample");
+  o.launch_flags = LaunchSubset(extras);
+  o.costs_file = FlagValue(extras, "--costs");
+  o.costs_given = !o.costs_file.empty();
   if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
   const auto start = std::chrono::steady_clock::now();
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   const std::vector<PlannedRun> first = PlanMatrix(o);
-  const size_t total = first.size() + 1;
+  // Python workloads (ctr, gnn) have no C++ job to calibrate or simulate.
+  const bool calibrated =
+      o.worker_cost == "calibrated" && o.backend != "loopback" && !IsPythonWorkload(o.workload);
+  const bool calibrating = calibrated && o.costs_file.empty();
+  const size_t total = first.size() + 1 + (calibrating ? 1 : 0);
   std::fprintf(stderr, "[compare] %s on %s: %zu runs (baseline + %zu policies x %zu node counts)\n",
                o.workload.c_str(), o.backend.c_str(), total, o.policies.size(), o.nodes.size());
   std::vector<CompareRecord> records;
@@ -170,21 +251,48 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
       f.baseline.empty() ? Execute(PlanSingle(o, cores), 1, total) : ReadBaseline(f.baseline, o);
   if (!base.ok()) return RunError(base.status().message());
   records.push_back(*base);
-  if (o.backend != "tcp" && !o.user_compute_per_sample) {
+  if (calibrating) {
+    o.costs_file = o.out_dir + "/costs.json";
+    if (Status s = Calibrate(o, 2, total); !s.ok()) return RunError(s.message());
+  }
+  if (calibrated && o.backend == "sim" && !o.costs_given) {
+    o.matrix_flags.push_back("--costs");
+    o.matrix_flags.push_back(o.costs_file);
+  }
+  std::string worker_cost_note;
+  if (calibrated && !o.user_compute_per_sample) {
+    Result<SimCosts> costs = ReadCostsFile(o.costs_file);
+    if (!costs.ok()) return RunError(costs.status().message());
+    char note[512];
+    std::snprintf(note, sizeof(note),
+                  "worker compute per sample charged in the simulated runs: %.3g us, the "
+                  "calibrated Augur worker (`augur calibrate`, %s: %s), not the Hogwild "
+                  "baseline's %.3g us per sample per core",
+                  1e6 * costs->seconds_per_sample, o.costs_file.c_str(),
+                  costs->worker_cost_source.c_str(),
+                  1e6 * BaselineSecondsPerSample(base->result, cores));
+    worker_cost_note = note;
+    std::fprintf(stderr,
+                 "[compare] worker compute per sample: %.3g us (calibrated Augur worker, %s)\n",
+                 1e6 * costs->seconds_per_sample, o.costs_file.c_str());
+  } else if (o.backend != "tcp" && !o.user_compute_per_sample) {
     o.compute_per_sample = BaselineSecondsPerSample(base->result, cores);
     std::fprintf(stderr, "[compare] modelled compute per sample: %.3g us (from the baseline)\n",
                  1e6 * *o.compute_per_sample);
   }
   const std::vector<PlannedRun> matrix = PlanMatrix(o);
   for (size_t i = 0; i < matrix.size(); ++i) {
-    Result<CompareRecord> r = Execute(matrix[i], i + 2, total);
+    Result<CompareRecord> r = Execute(matrix[i], i + (calibrating ? 3 : 2), total);
     if (!r.ok()) return RunError(r.status().message());
+    if (calibrated && o.backend == "tcp") {
+      if (Status s = Predict(o, matrix[i], &*r); !s.ok()) return RunError(s.message());
+    }
     records.push_back(*r);
   }
   DeriveFigures(o.workload, cores, &records);
   if (Status s = WriteResultsCsv(o.out_dir + "/results.csv", records); !s.ok())
     return RunError(s.message());
-  ReportContext context{o, CommandLine(f), cores, 0, {}, ""};
+  ReportContext context{o, CommandLine(f), cores, 0, {}, "", worker_cost_note};
   Status plotted = Status::Ok();
   if (f.no_plots) {
     context.plot_note = "--no-plots was given";
@@ -231,6 +339,12 @@ CommandFn AddCompareCommand(CLI::App& root) {
                   "Reuse this result.json of an `augur single` run (same workload and epochs) "
                   "instead of running the baseline");
   app->add_flag("--no-plots", f->no_plots, "Do not draw the PNG plots");
+  app->add_option("--worker-cost", o.worker_cost,
+                  "Worker compute the sim runs charge: calibrated (`augur calibrate` first, 2 "
+                  "local TCP processes, or the --costs FILE given: the real Augur worker's cost "
+                  "per sample; tcp runs then get the simulator's prediction beside them) | "
+                  "baseline (the Hogwild baseline's time per sample per core)")
+      ->capture_default_str();
   app->allow_extras();
   return [f, app]() -> int { return Compare(*f, app->remaining()); };
 }

@@ -17,6 +17,7 @@ struct SimFlagText {  // unit-bearing and enum flags, parsed after CLI11
   std::string link_bandwidth = "10Gbps";
   std::string link_latency = "5us";
   std::string host_speed = "1Gf";
+  uint32_t host_cores = 0;
   std::string compute = "model";
   std::string fail_node;
   bool no_progress = false;
@@ -38,12 +39,21 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
   app.add_option("--host-speed", t->host_speed,
                  "Host speed; modelled compute is in seconds at 1Gf (e.g. 2Gf halves it)")
       ->capture_default_str();
+  app.add_option("--host-cores", t->host_cores,
+                 "Cores per host, shared by its workers, protocol handling and sync rounds "
+                 "(default: workers + 1, or from --costs)");
   app.add_option("--compute", t->compute,
                  "model: calibrated costs, deterministic | hybrid: real update runs too, modelled "
                  "cost charged, deterministic | measured: charge the measured CPU time of the "
                  "real code (realistic, NOT bit-reproducible)")
       ->capture_default_str();
-  app.add_option("--costs", o->costs_file, "Costs file written by `augur calibrate`");
+  app.add_option("--costs", o->costs_file,
+                 "Costs file written by `augur calibrate`: its worker cost per sample (per key "
+                 "for zipf) and message costs; alone (no --preset/--link-*) it models the nodes "
+                 "on this machine: its loopback link, its cores split among the nodes (fewer "
+                 "cores than nodes: 1 core each at cores/nodes of the speed); with --preset or "
+                 "--link-* each host has this machine's cores. --host-cores, --host-speed and "
+                 "--compute-per-sample/--compute-per-key override");
   app.add_option("--fail-node", t->fail_node,
                  "R@T: turn node R's host off at simulated time T (e.g. 3@0.001 or 3@1ms); the "
                  "run ends there with exit code 1");
@@ -61,6 +71,28 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "sent one parcel at a time; 1 = a strictly serial NIC)")
       ->capture_default_str();
   app.add_flag("--no-progress", t->no_progress, "No progress line on stderr");
+}
+
+// The machine part of a costs file (see --costs): link and cores, unless flags say otherwise.
+void ApplyMachineCosts(const CLI::App& app, const SimCosts& costs, uint32_t nodes, SimOptions* o) {
+  const bool cluster =
+      !o->preset.empty() || app.count("--link-bandwidth") > 0 || app.count("--link-latency") > 0;
+  if (!cluster) {  // the nodes on this machine's loopback: a star route crosses 2 links
+    if (costs.loopback_bandwidth_bytes_per_second > 0)
+      o->link_bandwidth_bytes_per_second = costs.loopback_bandwidth_bytes_per_second;
+    if (costs.loopback_latency_seconds >= 0)
+      o->link_latency_seconds = costs.loopback_latency_seconds / 2;
+  }
+  if (costs.cores == 0 || app.count("--host-cores") > 0) return;
+  if (cluster) {
+    o->host_cores = costs.cores;
+  } else if (costs.cores >= nodes) {
+    o->host_cores = costs.cores / nodes;
+  } else {  // more nodes than cores: one core each, time-sliced
+    o->host_cores = 1;
+    if (app.count("--host-speed") == 0)
+      o->host_speed_flops *= static_cast<double>(costs.cores) / static_cast<double>(nodes);
+  }
 }
 
 Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* config,
@@ -102,9 +134,19 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
       return Status::Error("--costs " + o->costs_file + " was calibrated for workload '" +
                            costs->workload + "', not '" + config->workload + "'");
     o->costs = *costs;
-    // The calibrated per-key cost replaces the default unless given explicitly.
+    // The calibrated worker cost replaces the default unless given explicitly.
     if (costs->seconds_per_key >= 0 && app.count("--compute-per-key") == 0)
       config->zipf.compute_seconds_per_key = costs->seconds_per_key;
+    if (costs->seconds_per_sample >= 0 && app.count("--compute-per-sample") == 0) {
+      config->compute_seconds_per_sample = costs->seconds_per_sample;
+      config->kge.compute_seconds_per_sample = config->wv.compute_seconds_per_sample =
+          config->mf.compute_seconds_per_sample = costs->seconds_per_sample;
+    }
+    ApplyMachineCosts(app, *costs, config->nodes, o);
+  }
+  if (app.count("--host-cores") > 0) {
+    if (t.host_cores == 0) return Status::Error("--host-cores must be in [1, 4096]");
+    o->host_cores = t.host_cores;
   }
   return o->Validate(config->nodes);
 }

@@ -72,6 +72,9 @@ Status CompareOptions::Validate() const {
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
   if (workers == 0) return Status::Error("--workers must be at least 1");
   if (out_dir.empty()) return Status::Error("--out DIR is required");
+  if (worker_cost != "calibrated" && worker_cost != "baseline")
+    return Status::Error("--worker-cost '" + worker_cost +
+                         "' is unknown (expected calibrated|baseline)");
   for (const std::vector<std::string>* flags : {&matrix_flags, &single_flags}) {
     for (const std::string& f : *flags) {
       for (const char* r : kReserved) {
@@ -110,6 +113,46 @@ PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores) {
   r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
   r.args.push_back("--out");
   r.args.push_back(r.out_dir);
+  return r;
+}
+
+PlannedRun PlanCalibration(const CompareOptions& o) {
+  PlannedRun r;
+  r.name = "calibrate";
+  r.policy = std::find(o.policies.begin(), o.policies.end(), "adaptive") != o.policies.end()
+                 ? std::string("adaptive")
+                 : (o.policies.empty() ? std::string("adaptive") : o.policies.front());
+  r.nodes = 2;
+  r.out_dir = o.out_dir + "/runs/calibrate";
+  r.args = {"calibrate",
+            "--workload",
+            o.workload,
+            "--seed",
+            std::to_string(o.seed),
+            "--policy",
+            r.policy,
+            "--workers",
+            std::to_string(o.workers)};
+  if (!o.data_dir.empty()) {
+    r.args.push_back("--data");
+    r.args.push_back(o.data_dir);
+  }
+  r.args.insert(r.args.end(), o.launch_flags.begin(), o.launch_flags.end());
+  r.args.insert(r.args.end(), {"--out", o.out_dir + "/costs.json", "--work-dir", r.out_dir});
+  return r;
+}
+
+PlannedRun PlanPrediction(const CompareOptions& o, const PlannedRun& tcp_run) {
+  PlannedRun r;
+  r.name = tcp_run.name + "/predicted";
+  r.policy = tcp_run.policy;
+  r.nodes = tcp_run.nodes;
+  r.out_dir = tcp_run.out_dir + "/predicted";
+  r.args = {"sim",          "--nodes",   std::to_string(tcp_run.nodes), "--policy",
+            tcp_run.policy, "--workers", std::to_string(o.workers),     "--no-progress"};
+  AddCommon(o, &r.args);
+  r.args.insert(r.args.end(), o.launch_flags.begin(), o.launch_flags.end());
+  r.args.insert(r.args.end(), {"--costs", o.costs_file, "--compute", "hybrid", "--out", r.out_dir});
   return r;
 }
 

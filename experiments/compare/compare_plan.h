@@ -33,6 +33,14 @@ struct CompareOptions {
   // baseline (CalibratedComputePerSample) unless the user gave one.
   std::optional<double> compute_per_sample;
   bool user_compute_per_sample = false;
+  // Worker cost of the cluster runs: "calibrated" (sim: `augur calibrate`
+  // first, or the --costs FILE given; its Augur worker cost per sample is
+  // charged) or "baseline" (the Hogwild baseline's time per sample per core).
+  std::string worker_cost = "calibrated";
+  std::vector<std::string> launch_flags;  // the subset `augur launch -- ...` takes
+  // The costs file the sim runs use (given or calibrated) and predictions read.
+  std::string costs_file;
+  bool costs_given = false;
 
   // Checks names, lists and reserved flags. Error names the flag.
   Status Validate() const;
@@ -56,6 +64,13 @@ std::vector<PlannedRun> PlanMatrix(const CompareOptions& o);
 // --baseline, one process); TCP backend only. Every pass-through flag goes to
 // both (the programs' own flags).
 bool IsPythonWorkload(const std::string& workload);
+
+// `augur calibrate` of the workload with the launch flags: OUT/costs.json,
+// its runs in OUT/runs/calibrate. Policy: adaptive if compared, else the first.
+PlannedRun PlanCalibration(const CompareOptions& o);
+// The simulator's prediction of a TCP run: `augur sim` of the same job with
+// the calibrated costs and hybrid compute, into RUN/predicted.
+PlannedRun PlanPrediction(const CompareOptions& o, const PlannedRun& tcp_run);
 
 // Threads the baseline uses: single_threads, else min(workers, hardware cores).
 uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores);

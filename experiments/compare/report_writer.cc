@@ -227,6 +227,26 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
                std::to_string(r.result.value("replica_syncs", uint64_t{0}));
       },
       false);
+  bool predicted = false;
+  for (const CompareRecord& r : records) predicted |= r.result.contains("sim_prediction");
+  if (predicted) {
+    out << "## The simulator's prediction beside each TCP measurement\n\n"
+        << "`augur sim` of the same job with the calibrated costs (`--costs`, `--compute "
+           "hybrid`; on this machine's loopback and cores):\n\n"
+        << "| run | measured epoch (s) | predicted epoch (s) | predicted / measured |\n"
+        << "|---|---:|---:|---:|\n";
+    for (const CompareRecord& r : records) {
+      if (!r.result.contains("sim_prediction")) continue;
+      const nlohmann::json& p = r.result["sim_prediction"];
+      double measured = 0;
+      for (const auto& e : r.result["epoch_seconds"]) measured += e.get<double>();
+      if (!r.result["epoch_seconds"].empty()) measured /= r.result["epoch_seconds"].size();
+      out << "| " << r.name << " | " << Fmt("%.3f", measured) << " | "
+          << Num(p["epoch_seconds_mean"], "%.3f") << " | " << Num(p["ratio_to_measured"], "%.2f")
+          << " |\n";
+    }
+    out << "\n";
+  }
   if (!c.plots.empty()) {
     out << "## Plots\n\n";
     for (const std::string& p : c.plots) out << "![" << p << "](" << p << ")\n\n";
@@ -240,6 +260,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       << " epochs, " << o.workers << " workers per node, seed " << o.seed << "\n"
       << "- baseline: `augur single`, " << base.result.value("workers_per_node", 0)
       << " Hogwild threads\n";
+  if (!c.worker_cost_note.empty()) out << "- " << c.worker_cost_note << "\n";
   if (o.compute_per_sample.has_value())
     out << "- modelled compute per sample in the cluster runs: "
         << Fmt("%.3g", 1e6 * *o.compute_per_sample) << " us"

@@ -27,6 +27,8 @@ struct ReportContext {
   double compare_wall_seconds = 0;
   std::vector<std::string> plots;  // PNG file names inside the output dir
   std::string plot_note;           // why plots are missing, if they are
+  // What worker compute the cluster runs charged, when calibrated (one line).
+  std::string worker_cost_note;
 };
 
 std::string ReportMarkdown(const ReportContext& context, const std::vector<CompareRecord>& records);

@@ -2,6 +2,8 @@
 # `augur compare` end to end at tiny scale (issue 6). Usage: compare_cli_test.sh AUGUR CASE
 #   sim      mf, 2 policies x nodes 1,2 in the simulator: results.csv has one row per run
 #            (baseline first) with speed-ups, report.md has its tables, both PNGs are drawn
+#   predict  tcp compare: calibrates, each TCP run has the simulator's prediction beside it;
+#            a sim compare with --costs charges the calibrated worker cost and says so
 #   baseline a second compare reusing the first one's baseline (--baseline) on loopback
 #   kge      kge on WordNet cut to 5000 training triples, classic and adaptive at 2 nodes x 4
 #            workers in the simulator: runs to the end with a test MRR in results.csv
@@ -22,7 +24,7 @@ col() { /usr/bin/python3 -c "import csv,sys; print(';'.join(r[sys.argv[2]] for r
 case "$case_name" in
 sim)
   "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" --epochs 2 \
-    --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "compare exited non-zero"; }
+    --worker-cost baseline --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "compare exited non-zero"; }
   grep -q '\[compare\] 5/5 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
   [[ $(rows "$work/c/results.csv") == 5 ]] || fail "results.csv does not have 5 rows"
   [[ $(col "$work/c/results.csv" policy) == "single;classic;classic;adaptive;adaptive" ]] ||
@@ -40,6 +42,31 @@ sim)
   for p in speedup.png quality_time.png; do
     [[ $(head -c 4 "$work/c/$p" | tail -c 3) == PNG ]] || fail "$p is not a PNG"
   done
+  ;;
+predict)
+  # TCP: `augur calibrate` first (its 2-node runs need enough samples to measure), then every
+  # TCP run gets the simulator's prediction beside it.
+  mid=(--workload mf --mf-rows 3000 --mf-cols 500 --mf-nnz 60000 --workers 1)
+  "$augur" compare --backend tcp --policies adaptive --nodes 2 "${mid[@]}" --epochs 2 --no-plots \
+    --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "tcp compare exited non-zero"; }
+  [[ -s $work/c/costs.json ]] || fail "no costs.json from augur calibrate"
+  p=$(col "$work/c/results.csv" sim_prediction.epoch_seconds_mean | cut -d';' -f2)
+  /usr/bin/python3 -c "import sys; assert float(sys.argv[1]) > 0" "$p" || fail "no positive prediction '$p'"
+  grep -q "prediction beside each TCP measurement" "$work/c/report.md" || fail "report.md lacks the prediction"
+  [[ -s $work/c/runs/tcp-adaptive-n2/predicted/result.json ]] || fail "no predicted run"
+  # Sim with those costs given: the runs charge the calibrated worker cost, and the report says so.
+  "$augur" compare --backend sim --policies adaptive --nodes 2 "${mid[@]}" --epochs 2 --no-plots \
+    --costs "$work/c/costs.json" --out "$work/s" > "$work/out" 2> "$work/err" ||
+    { cat "$work/err"; fail "sim compare with --costs exited non-zero"; }
+  [[ ! -e $work/s/costs.json ]] || fail "calibrated again although --costs was given"
+  grep -q "the calibrated Augur worker" "$work/s/report.md" || fail "report.md does not say which worker cost"
+  /usr/bin/python3 - "$work/c/costs.json" "$work/s/runs/sim-adaptive-n2/result.json" <<'PY' ||
+import json, sys
+costs, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert run["config"]["mf"]["compute_seconds_per_sample"] == costs["seconds_per_sample"], "per-sample cost not charged"
+assert run["config"]["sim"]["host_cores"] == max(1, costs["cores"] // 2), "host cores not from the costs"
+PY
+    fail "the sim run did not use the calibrated costs"
   ;;
 baseline)
   "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \

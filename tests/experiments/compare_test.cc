@@ -117,6 +117,35 @@ TEST_CASE("python workloads run as programs under augur launch, on tcp only", "[
   CHECK(HeadlineQuality("gnn").higher_is_better);
 }
 
+TEST_CASE("calibration and predictions run the job's own launch flags", "[compare]") {
+  CompareOptions o = Options();
+  o.backend = "tcp";
+  o.data_dir = "/data/kg";
+  o.launch_flags = {"--dim", "8", "--sampling", "local"};
+  PlannedRun cal = PlanCalibration(o);
+  CHECK(cal.args[0] == "calibrate");
+  CHECK(Contains(cal.args, {"--workload", "kge"}));
+  CHECK(Contains(cal.args, {"--policy", "adaptive"}));  // compared, so it is the one calibrated
+  CHECK(Contains(cal.args, {"--workers", "4"}));
+  CHECK(Contains(cal.args, {"--data", "/data/kg"}));
+  CHECK(Contains(cal.args, {"--dim", "8", "--sampling", "local"}));
+  CHECK(Contains(cal.args, {"--out", "/tmp/cmp/costs.json"}));
+  CHECK_FALSE(Contains(cal.args, {"--epochs"}));  // calibrate sets its runs' epochs
+  o.policies = {"nups", "classic"};
+  CHECK(Contains(PlanCalibration(o).args, {"--policy", "nups"}));
+  o.costs_file = "/tmp/cmp/costs.json";
+  const PlannedRun run = PlanMatrix(o)[1];
+  const PlannedRun p = PlanPrediction(o, run);
+  CHECK(p.args[0] == "sim");
+  CHECK(Contains(p.args, {"--nodes", "8"}));
+  CHECK(Contains(p.args, {"--policy", "nups"}));
+  CHECK(Contains(p.args, {"--epochs", "2"}));
+  CHECK(Contains(p.args, {"--costs", "/tmp/cmp/costs.json", "--compute", "hybrid"}));
+  CHECK(p.out_dir == run.out_dir + "/predicted");
+  o.worker_cost = "modelled";
+  CHECK_FALSE(o.Validate().ok());
+}
+
 CompareRecord Record(const std::string& policy, uint32_t nodes, double epoch, double mrr) {
   CompareRecord r;
   r.name = policy + std::to_string(nodes);
@@ -157,7 +186,7 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   records[0].result.erase("epoch_cpu_seconds");
   DeriveFigures("kge", 2, &records);
 
-  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, ""};
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
   context.options.policies = {"adaptive"};
   const std::string md = ReportMarkdown(context, records);
   CHECK(md.find("| adaptive | 0.83 (1.00) | 5.00 (6.00) |") != std::string::npos);

@@ -5,6 +5,7 @@
 #   nodes1024    1024 simulated nodes complete a tiny workload, verified
 #   fail_node    --fail-node 3@0.0001 exits 1 naming node 3 and the time, no hang
 #   costs_trace  calibrate -> --costs FILE (costs land in result.json); --trace writes a trace
+#   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -72,6 +73,45 @@ costs_trace)
   rc=$?
   set -e
   [[ $rc -eq 2 ]] && grep -q "missing.json" "$work/err" || fail "missing costs file: rc $rc"
+  ;;
+host_cores)
+  # Workers share the host's cores: 2 workers of pure compute on 1 core take twice as long as on 3.
+  cpu=(--workload zipf --keys 2000 --batch-size 16 --batches 40 --compute-per-key 1e-6 --no-progress)
+  "$augur" sim --nodes 1 --workers 2 "${cpu[@]}" --host-cores 3 --out "$work/h3" > /dev/null
+  "$augur" sim --nodes 1 --workers 2 "${cpu[@]}" --host-cores 1 --out "$work/h1" > /dev/null
+  python3 - "$work/h3/result.json" "$work/h1/result.json" <<'PY' || fail "2 workers on 1 core are not 2x slower"
+import json, sys
+wide, narrow = (json.load(open(p)) for p in sys.argv[1:3])
+assert wide["config"]["sim"]["host_cores"] == 3 and narrow["config"]["sim"]["host_cores"] == 1
+ratio = narrow["epoch_seconds"][0] / wide["epoch_seconds"][0]
+assert 1.9 < ratio < 2.1, ratio
+PY
+  # Protocol handling competes with the worker: replica sync rounds are handled while the
+  # worker computes, so with costly messages one core per host is slower than two.
+  cat > "$work/costs.json" <<'JSON'
+{"workload": "zipf", "seconds_per_key": 2e-5, "seconds_per_message": 2e-5,
+ "seconds_per_message_byte": 0, "cores": 2, "loopback_bandwidth_bytes_per_second": 1e9,
+ "loopback_latency_seconds": 1e-5}
+JSON
+  msg=(--workload zipf --keys 2000 --batch-size 16 --batches 40 --policy replicate-all --workers 1 --no-progress)
+  "$augur" sim --nodes 2 "${msg[@]}" --costs "$work/costs.json" --out "$work/m1" > /dev/null
+  "$augur" sim --nodes 2 "${msg[@]}" --costs "$work/costs.json" --host-cores 2 --out "$work/m2" > /dev/null
+  python3 - "$work/m1/result.json" "$work/m2/result.json" <<'PY' ||
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:3])
+sim = one["config"]["sim"]
+assert sim["host_cores"] == 1, sim  # the costs' 2 cores split between 2 nodes
+assert abs(sim["link_latency_seconds"] - 5e-6) < 1e-12, sim  # half the one-way loopback latency
+assert sim["link_bandwidth_bytes_per_second"] == 1e9, sim
+assert one["config"]["zipf"]["compute_seconds_per_key"] == 2e-5
+assert one["epoch_seconds"][0] > 1.02 * two["epoch_seconds"][0], (one["epoch_seconds"], two["epoch_seconds"])
+PY
+    fail "--costs did not model this machine, or handling did not compete with the workers"
+  set +e
+  "$augur" sim --nodes 2 "${tiny[@]}" --host-cores 5000 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q -- "--host-cores" "$work/err" || fail "--host-cores 5000: rc $rc"
   ;;
 *) fail "unknown case" ;;
 esac

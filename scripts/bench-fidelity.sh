@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): does the simulator predict the TCP backend on this machine?
+# Replaces experiments/fidelity/fidelity.sh (issue 16).
+#
+# A matrix of cells {zipf, kge, mf} x {2, 3 nodes} x {loopback, 1gbit/50us, 100mbit/200us},
+# each node one process with 1 worker:
+#   loopback   the nodes on 127.0.0.1 in this namespace (unshaped);
+#   1gbit, 100mbit  the nodes in network namespaces joined by veth pairs to a bridge, every
+#              veth end shaped with `tc tbf` to the rate in both directions, and
+#              --emulate-latency 50us / 200us on every received frame (this kernel has no netem).
+# Every node's process is pinned to its own core with taskset where nodes <= cores, and
+# shares all cores otherwise; the simulated hosts are the same: --host-cores 1 each, and at
+# more nodes than cores --host-speed cores/nodes of 1Gf (the cores time-sliced among them).
+# Per cell: the measured epoch time (median over --repeats TCP runs of rank 0's mean epoch)
+# and the predicted one: `augur sim --compute hybrid --costs COSTS` with the costs
+# `augur calibrate` measured first on this machine for that workload (loopback, 2
+# processes), the star platform with the cell's link (loopback: the calibrated one) and the
+# host model above. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
+# the share of time a runnable task waited for a core; other jobs on the machine raise it,
+# the simulator knows nothing of them).
+# Workloads: zipf (uniform, 20,000 keys of 64 floats, 150 batches of 64 keys per worker);
+# kge (the first 50,000 WordNet training triples, dim 50, 12 negatives, --sampling local,
+# adaptive, 2 epochs); mf (20,000 x 2,000, 1M ratings, rank 32, adaptive, 2 epochs).
+#
+# Output: OUT/matrix.csv, OUT/summary.md (both printed), OUT/runs/ (every result.json and
+# log); the last line: `fidelity: worst |predicted/measured - 1| = X over N cells (median Y)`.
+# Goal: worst within 15%, median within 5%. Exit 0 even when the goal is missed (a benchmark).
+#
+# Usage (as root: namespaces and tc): scripts/bench-fidelity.sh [--out DIR] [--repeats N]
+#          [--workloads zipf,kge,mf] [--nodes 2,3] [--networks loopback,1gbit,100mbit]
+set -euo pipefail
+AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$AUGUR_ROOT"
+# shellcheck source=scripts/lib/deps.sh
+source scripts/lib/deps.sh
+
+out=results/bench-fidelity
+repeats=3
+workloads=zipf,kge,mf
+node_counts=2,3
+networks=loopback,1gbit,100mbit
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --repeats) repeats=$2; shift 2 ;;
+    --workloads) workloads=$2; shift 2 ;;
+    --nodes) node_counts=$2; shift 2 ;;
+    --networks) networks=$2; shift 2 ;;
+    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
+    *) echo "bench-fidelity.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+case $repeats in '' | *[!0-9]* | 0) echo "bench-fidelity.sh: --repeats needs a positive integer" >&2; exit 2 ;; esac
+IFS=, read -r -a wls <<<"$workloads"
+IFS=, read -r -a ncs <<<"$node_counts"
+IFS=, read -r -a nets <<<"$networks"
+for wl in "${wls[@]}"; do
+  case $wl in zipf | kge | mf) ;; *) echo "bench-fidelity.sh: unknown workload '$wl' (zipf|kge|mf)" >&2; exit 2 ;; esac
+done
+for n in "${ncs[@]}"; do
+  case $n in 2 | 3) ;; *) echo "bench-fidelity.sh: --nodes takes 2 and/or 3, not '$n'" >&2; exit 2 ;; esac
+done
+for net in "${nets[@]}"; do
+  case $net in loopback | 1gbit | 100mbit) ;; *) echo "bench-fidelity.sh: unknown network '$net' (loopback|1gbit|100mbit)" >&2; exit 2 ;; esac
+done
+if [ "$(id -u)" -ne 0 ]; then
+  echo "bench-fidelity.sh: needs root (network namespaces, tc, installing what is missing)" >&2
+  exit 2
+fi
+
+install_deps
+for tool in ip tc ping taskset; do
+  command -v "$tool" >/dev/null || { echo "bench-fidelity.sh: '$tool' is missing after install_deps" >&2; exit 2; }
+done
+AUGUR_TARGETS=augur build build -DCMAKE_BUILD_TYPE=Release
+augur=$AUGUR_ROOT/build/bin/augur
+PY=/usr/bin/python3
+cores=$(nproc)
+
+# Data: the kge sample, built once into the cache (the same as scripts/bench-efficiency.sh).
+cache=results/cache/bench-efficiency
+if [[ " ${wls[*]} " == *" kge "* && ! -f $cache/kge50k/train.tsv ]]; then
+  log "data: WordNet knowledge graph, first 50,000 training triples"
+  rm -rf "$cache/wordnet" "$cache/kge50k.tmp"
+  "$augur" data wordnet --out "$cache/wordnet" >/dev/null
+  mkdir -p "$cache/kge50k.tmp"
+  cp "$cache"/wordnet/{entities,relations,valid,test}.tsv "$cache/kge50k.tmp/"
+  awk 'NR == 1 && /^#/ { print; next } { if (++n <= 50000) print }' "$cache/wordnet/train.tsv" \
+    >"$cache/kge50k.tmp/train.tsv"
+  $PY - "$cache/wordnet/meta.json" "$cache/kge50k.tmp/meta.json" <<'PY'
+import json, sys
+meta = json.load(open(sys.argv[1]))
+meta["train"] = 50000
+meta["source"] += "; first 50,000 training triples (scripts/bench-fidelity.sh)"
+json.dump(meta, open(sys.argv[2], "w"), indent=1)
+PY
+  mv "$cache/kge50k.tmp" "$cache/kge50k"
+fi
+
+declare -A job
+job[zipf]="--workload zipf --pattern uniform --keys 20000 --dim 64 --batch-size 64 --batches 150 --epochs 1 --seed 5 --policy classic"
+job[kge]="--workload kge --data $AUGUR_ROOT/$cache/kge50k --dim 50 --negatives 12 --eval-triples 20 --sampling local --policy adaptive --epochs 2"
+job[mf]="--workload mf --mf-rows 20000 --mf-cols 2000 --mf-nnz 1000000 --dim 32 --policy adaptive --epochs 2"
+
+rm -rf "$out"
+mkdir -p "$out/runs"
+out=$(cd "$out" && pwd)
+
+# --- calibration, once per workload, on loopback ---
+for wl in "${wls[@]}"; do
+  log "calibrate $wl"
+  # shellcheck disable=SC2086  # the job flags are words
+  read -r -a flags <<<"${job[$wl]}"
+  cal=()
+  for ((i = 0; i < ${#flags[@]}; i++)); do  # calibrate sets --workload and --epochs itself
+    case ${flags[$i]} in --workload | --epochs) i=$((i + 1)) ;; *) cal+=("${flags[$i]}") ;; esac
+  done
+  "$augur" calibrate --workload "$wl" "${cal[@]}" --workers 1 --out "$out/costs-$wl.json" \
+    --work-dir "$out/runs/calibrate-$wl" >"$out/runs/calibrate-$wl.log" 2>&1 ||
+    { tail -5 "$out/runs/calibrate-$wl.log" >&2; log "calibrate $wl failed"; exit 1; }
+done
+
+# --- namespaces for the shaped networks: 3 nodes + a bridge (deleted on exit) ---
+tag="augbf$$"
+cleanup() {
+  local n
+  for n in br 0 1 2; do ip netns del "$tag-$n" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+if [[ " ${nets[*]} " == *" 1gbit "* || " ${nets[*]} " == *" 100mbit "* ]]; then
+  ip netns add "$tag-br"
+  ip -n "$tag-br" link add br0 type bridge
+  ip -n "$tag-br" link set br0 up
+  ip -n "$tag-br" link set lo up
+  for i in 0 1 2; do
+    ip netns add "$tag-$i"
+    ip link add v$i netns "$tag-$i" type veth peer name b$i netns "$tag-br"
+    ip -n "$tag-br" link set b$i master br0
+    ip -n "$tag-br" link set b$i up
+    ip -n "$tag-$i" addr add 10.79.0.$((i + 1))/24 dev v$i
+    ip -n "$tag-$i" link set v$i up
+    ip -n "$tag-$i" link set lo up
+  done
+fi
+shape() {  # shape RATE: every veth end, both directions
+  local i
+  for i in 0 1 2; do
+    ip netns exec "$tag-$i" tc qdisc replace dev v$i root tbf rate "$1" burst 64kb latency 100ms
+    ip netns exec "$tag-br" tc qdisc replace dev b$i root tbf rate "$1" burst 64kb latency 100ms
+  done
+}
+# The share of a core a busy thread gets now, one per core at once, pinned (mean over the
+# cores): other jobs on the machine take the rest. 1.0 on an idle machine.
+share() {
+  local c
+  for ((c = 0; c < cores; c++)); do
+    taskset -c "$c" $PY -c '
+import sys, time
+w0, c0 = time.perf_counter(), time.process_time()
+while time.perf_counter() - w0 < 0.5: pass
+open(sys.argv[1], "w").write("%f\n" % ((time.process_time() - c0) / (time.perf_counter() - w0)))' \
+      "$out/share-$c" &
+  done
+  wait
+  cat "$out"/share-* | $PY -c 'import sys; v = [float(x) for x in sys.stdin]; print("%.3f" % min(1.0, sum(v) / len(v)))'
+  rm -f "$out"/share-*
+}
+pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0; }
+
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
+chmod 600 "$out/secret"
+port=29800
+printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded\n' >"$out/matrix.csv"
+for net in "${nets[@]}"; do
+  case $net in
+    loopback) rate="" lat_us=0 ;;
+    1gbit) rate=1gbit lat_us=50 ;;
+    100mbit) rate=100mbit lat_us=200 ;;
+  esac
+  sim_net=()
+  if [ -n "$rate" ]; then
+    shape "$rate"
+    rtt_ms=$(ip netns exec "$tag-0" ping -q -c 50 -i 0.01 -s 56 10.79.0.2 | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
+    [ -n "$rtt_ms" ] || { log "could not read the ping RTT"; exit 1; }
+    # A star route crosses 2 links: each gets half of (the path's one-way + the emulated latency).
+    link_latency=$($PY -c "print('%.9fs' % ((float('$rtt_ms') * 1e-3 / 2 + $lat_us * 1e-6) / 2))")
+    bw=$($PY -c "r = '$rate'; print('%.0fbps' % (float(r[:-4]) * (1e9 if r.endswith('gbit') else 1e6)))")
+    sim_net=(--link-bandwidth "$bw" --link-latency "$link_latency")
+  fi
+  for n in "${ncs[@]}"; do
+    pinned=$([ "$n" -le "$cores" ] && echo yes || echo no)
+    if [ "$pinned" = yes ]; then
+      host=(--host-cores 1)
+    else
+      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")")
+    fi
+    for wl in "${wls[@]}"; do
+      cell=$wl-n$n-$net
+      log "cell $cell: $repeats TCP runs (pinned: $pinned)"
+      read -r -a flags <<<"${job[$wl]}"
+      s0=$(share)
+      p0=$(pressure)
+      t0=$(date +%s.%N)
+      for ((r = 1; r <= repeats; r++)); do
+        port=$((port + 1))
+        dir=$out/runs/$cell/tcp-$r
+        mkdir -p "$dir"
+        pids=()
+        for ((i = 0; i < n; i++)); do
+          wrap=()
+          [ "$pinned" = yes ] && wrap=(taskset -c "$i")
+          if [ -n "$rate" ]; then
+            ns=(ip netns exec "$tag-$i")
+            coord=10.79.0.1:$port
+            emul=(--emulate-latency "${lat_us}us")
+          else
+            ns=()
+            coord=127.0.0.1:$port
+            emul=()
+          fi
+          "${ns[@]}" "${wrap[@]}" timeout 900 "$augur" run "${flags[@]}" --nodes "$n" --workers 1 \
+            --rank "$i" --coordinator "$coord" --secret-file "$out/secret" "${emul[@]}" \
+            --peer-timeout 120s --out "$dir" >"$dir/rank-$i.log" 2>&1 &
+          pids+=($!)
+        done
+        for ((i = 0; i < n; i++)); do
+          wait "${pids[$i]}" || { tail -5 "$dir"/rank-*.log >&2; log "$cell: TCP rank $i failed"; exit 1; }
+        done
+      done
+      p1=$(pressure)
+      t1=$(date +%s.%N)
+      s1=$(share)
+      log "cell $cell: simulator"
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
+        "${sim_net[@]}" "${host[@]}" --no-progress --out "$out/runs/$cell/sim" \
+        >"$out/runs/$cell/sim.log" 2>&1 || { tail -5 "$out/runs/$cell/sim.log" >&2; log "$cell: sim failed"; exit 1; }
+      # The same with the hosts slowed to the core share other jobs left (measured around the runs).
+      speed=$($PY -c "print('%.6gGf' % ((min($cores / $n, 1.0)) * ($s0 + $s1) / 2))")
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
+        "${sim_net[@]}" --host-cores 1 --host-speed "$speed" --no-progress --out "$out/runs/$cell/sim-load" \
+        >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }
+      $PY - "$out/runs/$cell" "$repeats" "$wl" "$n" "$net" "$pinned" "$p0" "$p1" "$t0" "$t1" "$cores" \
+        "$s0" "$s1" >>"$out/matrix.csv" <<'PY'
+import json, os, statistics, sys
+cell, repeats, wl, n, net, pinned, p0, p1, t0, t1, cores, s0, s1 = sys.argv[1:14]
+def mean(xs): return sum(xs) / len(xs)
+runs = [json.load(open(os.path.join(cell, f"tcp-{r}", "rank-0", "result.json")))
+        for r in range(1, int(repeats) + 1)]
+measured = [mean(r["epoch_seconds"]) for r in runs]
+tcp_bytes = sum(json.load(open(os.path.join(cell, "tcp-1", f"rank-{i}", "result.json")))["bytes_sent"]
+                for i in range(int(n)))
+sim = json.load(open(os.path.join(cell, "sim", "result.json")))
+loaded = json.load(open(os.path.join(cell, "sim-load", "result.json")))
+m, p, pl = statistics.median(measured), mean(sim["epoch_seconds"]), mean(loaded["epoch_seconds"])
+# PSI "some" is per machine: stalled microseconds over the wall time of the TCP runs.
+pressure = (int(p1) - int(p0)) / 1e6 / max(1e-9, float(t1) - float(t0))
+print(f"{wl},{n},{net},{pinned},{m:.6f},{' '.join('%.4f' % x for x in measured)},{p:.6f},"
+      f"{p / m:.4f},{pressure:.3f},{tcp_bytes},{sim['bytes_sent']},"
+      f"{(float(s0) + float(s1)) / 2:.3f},{pl:.6f},{pl / m:.4f}")
+PY
+    done
+  done
+done
+
+$PY - "$out" "$cores" "$repeats" <<'PY' | tee "$out/summary.md"
+import csv, os, statistics, subprocess, sys
+out, cores, repeats = sys.argv[1:4]
+rows = list(csv.DictReader(open(os.path.join(out, "matrix.csv"))))
+def sh(cmd):
+    return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+print("# Simulator fidelity: predicted vs measured epoch time\n")
+print(f"- machine: {sh('uname -n')}, {cores} cores; commit {sh('git rev-parse --short HEAD')}; "
+      f"date {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}")
+print(f"- load average at the end: {sh('cat /proc/loadavg')}")
+print(f"- measured: median over {repeats} TCP runs of rank 0's mean epoch time; predicted: "
+      "`augur sim --compute hybrid` with the costs `augur calibrate` measured here\n")
+print("| workload | nodes | network | pinned | measured (s) | runs (s) | predicted (s) | "
+      "predicted/measured | CPU pressure | core share | predicted at that share (s) | ratio | "
+      "bytes tcp/sim |")
+print("|---|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+for r in rows:
+    print(f"| {r['workload']} | {r['nodes']} | {r['network']} | {r['pinned']} | "
+          f"{float(r['measured_epoch_s']):.4f} | {r['measured_runs']} | "
+          f"{float(r['predicted_epoch_s']):.4f} | {float(r['ratio']):.3f} | "
+          f"{100 * float(r['cpu_pressure']):.0f}% | {float(r['core_share']):.2f} | "
+          f"{float(r['predicted_loaded_epoch_s']):.4f} | {float(r['ratio_loaded']):.3f} | "
+          f"{int(r['tcp_bytes']) / max(1, int(r['sim_bytes'])):.2f} |")
+errors = [abs(float(r["ratio"]) - 1) for r in rows]
+loaded = [abs(float(r["ratio_loaded"]) - 1) for r in rows]
+print("\nCPU pressure: the share of the TCP runs' wall time in which some runnable task on this "
+      "machine waited for a core (/proc/pressure/cpu). Core share: the CPU share a busy thread "
+      "pinned to each core got just before and after the TCP runs (1.0 on an idle machine); "
+      "other jobs take the rest. The simulator knows nothing of other jobs: `predicted` models "
+      "an otherwise idle machine, `predicted at that share` the same hosts slowed to the "
+      "measured core share (--host-speed), a first-order model of the others' load.\n")
+print(f"at the measured core share: worst |predicted/measured - 1| = {max(loaded):.3f} "
+      f"(median {statistics.median(loaded):.3f})")
+print(f"fidelity: worst |predicted/measured - 1| = {max(errors):.3f} over {len(errors)} cells "
+      f"(median {statistics.median(errors):.3f})")
+PY
