@@ -33,6 +33,8 @@ AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
+# shellcheck source=scripts/lib/netns.sh
+source scripts/lib/netns.sh
 
 out=results/bench-fidelity
 repeats=3
@@ -122,25 +124,10 @@ done
 
 # --- namespaces for the shaped networks: 3 nodes + a bridge (deleted on exit) ---
 tag="augbf$$"
-cleanup() {
-  local n
-  for n in br 0 1 2; do ip netns del "$tag-$n" 2>/dev/null || true; done
-}
+cleanup() { netns_star_delete "$tag" 3; }
 trap cleanup EXIT
 if [[ " ${nets[*]} " == *" 1gbit "* || " ${nets[*]} " == *" 100mbit "* ]]; then
-  ip netns add "$tag-br"
-  ip -n "$tag-br" link add br0 type bridge
-  ip -n "$tag-br" link set br0 up
-  ip -n "$tag-br" link set lo up
-  for i in 0 1 2; do
-    ip netns add "$tag-$i"
-    ip link add v$i netns "$tag-$i" type veth peer name b$i netns "$tag-br"
-    ip -n "$tag-br" link set b$i master br0
-    ip -n "$tag-br" link set b$i up
-    ip -n "$tag-$i" addr add 10.79.0.$((i + 1))/24 dev v$i
-    ip -n "$tag-$i" link set v$i up
-    ip -n "$tag-$i" link set lo up
-  done
+  netns_star "$tag" 10.79.0 3 || { echo "bench-fidelity.sh: cannot create network namespaces" >&2; exit 1; }
 fi
 shape() {  # shape RATE: every veth end, both directions
   local i

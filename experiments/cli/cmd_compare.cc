@@ -102,26 +102,31 @@ std::string CommandLine(const CompareFlags& f) {
 }
 
 // Runs one planned run; on failure returns an error quoting the end of its log.
-Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total) {
+// Runs `run` as a child into its own directory, its output in log.txt, after
+// the progress line `label ...`; a failure names `what` and ends with the log.
+Status RunLogged(const PlannedRun& run, const std::string& label, const std::string& what) {
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
   if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
-  if (total > 0) {
-    std::fprintf(stderr, "[compare] %zu/%zu %s ...", index, total, run.name.c_str());
-  } else {
-    std::fprintf(stderr, "[compare]   %s ...", run.name.c_str());
-  }
+  std::fprintf(stderr, "[compare] %s ...", label.c_str());
   std::fflush(stderr);
   const std::string log = run.out_dir + "/log.txt";
   Result<ChildOutcome> out = RunChild(run.args, log);
   if (!out.ok()) return out.status();
   if (out->exit_code != 0) {
     std::fprintf(stderr, " failed\n");
-    return Status::Error("run " + run.name + " failed (exit code " +
-                         std::to_string(out->exit_code) + "); the end of " + log + ":\n" +
-                         TailOfFile(log, 6));
+    return Status::Error(what + " failed (exit code " + std::to_string(out->exit_code) +
+                         "); the end of " + log + ":\n" + TailOfFile(log, 6));
   }
   std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+  return Status::Ok();
+}
+
+Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total) {
+  const std::string label =
+      total > 0 ? std::to_string(index) + "/" + std::to_string(total) + " " + run.name
+                : "  " + run.name;
+  if (Status s = RunLogged(run, label, "run " + run.name); !s.ok()) return s;
   const std::string path = run.out_dir + "/result.json";
   std::ifstream in(path);
   CompareRecord r;
@@ -140,22 +145,10 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
 // `augur calibrate` as a child: writes OUT/costs.json.
 Status Calibrate(const CompareOptions& o, size_t index, size_t total) {
   const PlannedRun run = PlanCalibration(o);
-  std::error_code ec;
-  std::filesystem::create_directories(run.out_dir, ec);
-  if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
-  std::fprintf(stderr, "[compare] %zu/%zu calibrate (%s, 2 local processes over TCP) ...", index,
-               total, run.policy.c_str());
-  std::fflush(stderr);
-  const std::string log = run.out_dir + "/log.txt";
-  Result<ChildOutcome> out = RunChild(run.args, log);
-  if (!out.ok()) return out.status();
-  if (out->exit_code != 0) {
-    std::fprintf(stderr, " failed\n");
-    return Status::Error("augur calibrate failed (exit code " + std::to_string(out->exit_code) +
-                         "); the end of " + log + ":\n" + TailOfFile(log, 6));
-  }
-  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
-  return Status::Ok();
+  return RunLogged(run,
+                   std::to_string(index) + "/" + std::to_string(total) + " calibrate (" +
+                       run.policy + ", 2 local processes over TCP)",
+                   "augur calibrate");
 }
 
 double MeanEpochSeconds(const nlohmann::json& result) {

@@ -10,21 +10,14 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! command -v tc >/dev/n
 fi
 tag="augur$$"
 ns() { echo "$tag-$1"; }
-CLEANUP_CMDS+=("for n in br 0 1 2; do ip netns del $tag-\$n 2>/dev/null; done")
-if ! ip netns add "$(ns br)" 2>/dev/null; then
+# shellcheck source=../../scripts/lib/netns.sh
+source "$(dirname "$0")/../../scripts/lib/netns.sh"
+CLEANUP_CMDS+=("netns_star_delete $tag 3")
+if ! netns_star "$tag" 10.77.0 3; then
   echo "SKIPPED: needs root/netns (ip netns add failed)"
   exit 0
 fi
-ip -n "$(ns br)" link add br0 type bridge
-ip -n "$(ns br)" link set br0 up
 for i in 0 1 2; do
-  ip netns add "$(ns $i)"
-  ip link add v$i netns "$(ns $i)" type veth peer name b$i netns "$(ns br)"
-  ip -n "$(ns br)" link set b$i master br0
-  ip -n "$(ns br)" link set b$i up
-  ip -n "$(ns $i)" addr add 10.77.0.$((i + 1))/24 dev v$i
-  ip -n "$(ns $i)" link set v$i up
-  ip -n "$(ns $i)" link set lo up
   # 200 Mbit/s per node, shaped with a token bucket.
   ip netns exec "$(ns $i)" tc qdisc add dev v$i root tbf rate 200mbit burst 64kb latency 50ms
 done
