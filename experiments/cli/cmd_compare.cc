@@ -87,20 +87,28 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
   const std::string log = run.out_dir + "/log.txt";
   Result<ChildOutcome> out = RunChild(run.args, log);
   if (!out.ok()) return out.status();
-  if (out->exit_code != 0) {
-    std::fprintf(stderr, " failed\n");
-    return Status::Error("run " + run.name + " failed (exit code " +
-                         std::to_string(out->exit_code) + "); the end of " + log + ":\n" +
-                         TailOfFile(log, 6));
-  }
-  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
   const std::string path = run.out_dir + "/result.json";
-  std::ifstream in(path);
   CompareRecord r;
-  try {
-    r.result = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error("run " + run.name + " wrote no readable " + path + ": " + e.what());
+  if (out->exit_code != 0) {
+    // A run whose training diverged exits 1 with a result: reported as diverged.
+    std::ifstream in(path);
+    r.result = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!r.result.is_object() || !r.result.value("diverged", false)) {
+      std::fprintf(stderr, " failed\n");
+      return Status::Error("run " + run.name + " failed (exit code " +
+                           std::to_string(out->exit_code) + "); the end of " + log + ":\n" +
+                           TailOfFile(log, 6));
+    }
+    std::fprintf(stderr, " DIVERGED in %.1f s: %s\n", out->wall_seconds,
+                 r.result.value("divergence", std::string()).c_str());
+  } else {
+    std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+    std::ifstream in(path);
+    try {
+      r.result = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      return Status::Error("run " + run.name + " wrote no readable " + path + ": " + e.what());
+    }
   }
   r.name = run.name;
   r.policy = run.policy.empty() ? "single" : run.policy;
