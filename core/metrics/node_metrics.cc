@@ -17,6 +17,7 @@ MetricsSnapshot& MetricsSnapshot::operator+=(const MetricsSnapshot& o) {
   replica_syncs += o.replica_syncs;
   replica_polls += o.replica_polls;
   replica_deferrals += o.replica_deferrals;
+  replica_clips += o.replica_clips;
   sync_rounds += o.sync_rounds;
   replica_refreshes += o.replica_refreshes;
   forwards += o.forwards;

@@ -24,6 +24,7 @@ struct MetricsSnapshot {
   uint64_t replicas_dropped = 0;
   uint64_t replica_syncs = 0;      // replica deltas flushed to their main copy
   uint64_t replica_polls = 0;      // replicas synced with a zero delta (key only)
+  uint64_t replica_clips = 0;      // replica flushes clipped (replica_delta_bound.h)
   uint64_t replica_deferrals = 0;  // replicas a timer round skipped (significance filter)
   uint64_t sync_rounds = 0;        // timer sync rounds started (flow control may skip periods)
   uint64_t replica_refreshes = 0;  // fresh rows sent to holders by sync rounds
@@ -50,6 +51,7 @@ struct NodeCounters {
   std::atomic<uint64_t> replicas_dropped{0};
   std::atomic<uint64_t> replica_syncs{0};
   std::atomic<uint64_t> replica_polls{0};
+  std::atomic<uint64_t> replica_clips{0};
   std::atomic<uint64_t> replica_deferrals{0};
   std::atomic<uint64_t> sync_rounds{0};
   std::atomic<uint64_t> replica_refreshes{0};

@@ -36,6 +36,8 @@ Node::Node(NodeOptions options, Runtime& runtime)
           static_cast<float>(options.sync_significance * options.sync_significance)),
       sync_max_deferred_(options.sync_max_deferred),
       sync_round_keys_(options.sync_round_keys),
+      delta_bound_(options.optimizer.kind == OptimizerKind::kSum ? ReplicaDeltaBoundOptions{}
+                                                                 : options.replica_delta_bound),
       location_cache_capacity_(options.location_cache_capacity),
       mu_(runtime.NewMutex()),
       outstanding_(options.workers, 0),
@@ -71,6 +73,7 @@ MetricsSnapshot Node::Metrics() {
   s.replica_syncs = get(counters_.replica_syncs);
   s.replica_polls = get(counters_.replica_polls);
   s.replica_deferrals = get(counters_.replica_deferrals);
+  s.replica_clips = get(counters_.replica_clips);
   s.sync_rounds = get(counters_.sync_rounds);
   s.replica_refreshes = get(counters_.replica_refreshes);
   s.forwards = get(counters_.forwards);

@@ -46,6 +46,11 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
                  "(at most --sync-max-deferred rounds). For links that sync traffic saturates "
                  "(0: all)")
       ->capture_default_str();
+  app.add_option("--replica-clip", c->replica_clip,
+                 "A replica flush larger than this factor x the node's running mean flush is "
+                 "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd and "
+                 "adagrad workloads only; 0: off)")
+      ->capture_default_str();
   app.add_option(
          "--sync-max-deferred", c->sync_max_deferred,
          "Most sync rounds in a row a replica may skip (--sync-round-keys, --sync-significance)")

@@ -19,12 +19,25 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
   // Every counter is the rank's own node's: the cluster's is their sum.
   // The same fields as RunResult::ToJson writes (experiments/report/run_result.cc).
-  const char* kSummed[] = {"bytes_sent",        "messages_sent",     "samples",
-                           "local_accesses",    "remote_accesses",   "intents",
-                           "relocations",       "replicas_created",  "replicas_dropped",
-                           "replica_syncs",     "replica_polls",     "replica_deferrals",
-                           "sync_rounds",       "replica_refreshes", "forwards",
-                           "localize_requests", "late_accesses",     "unannounced_accesses"};
+  const char* kSummed[] = {"bytes_sent",
+                           "messages_sent",
+                           "samples",
+                           "local_accesses",
+                           "remote_accesses",
+                           "intents",
+                           "relocations",
+                           "replicas_created",
+                           "replicas_dropped",
+                           "replica_syncs",
+                           "replica_polls",
+                           "replica_deferrals",
+                           "replica_clips",
+                           "sync_rounds",
+                           "replica_refreshes",
+                           "forwards",
+                           "localize_requests",
+                           "late_accesses",
+                           "unannounced_accesses"};
   const char* kSummedSeconds[] = {"wait_seconds", "barrier_seconds"};  // summed over workers
   for (const char* k : kSummed) m[k] = uint64_t{0};
   for (const char* k : kSummedSeconds) m[k] = 0.0;

@@ -46,6 +46,7 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["replica_syncs"] = totals.replica_syncs;
   j["replica_polls"] = totals.replica_polls;
   j["replica_deferrals"] = totals.replica_deferrals;
+  j["replica_clips"] = totals.replica_clips;
   j["sync_rounds"] = totals.sync_rounds;
   j["replica_refreshes"] = totals.replica_refreshes;
   j["forwards"] = totals.forwards;
