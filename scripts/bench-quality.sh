@@ -155,12 +155,11 @@ for c in cells:
     if naive_kge:
         naive_rows.append((name, b, a))
 for name, b, a in naive_rows:
-    r = json.load(open(f"{out}/{name}/runs/single/result.json"))
+    r = json.load(open(f"{out}/{name}/runs/sim-adaptive-n8/result.json"))
     cfg = r["config"]
     dim = cfg.get("kge", {}).get("dim", 32)
     neg = cfg.get("kge", {}).get("negatives", 10)
-    per_sample = float(b["reference_epoch_seconds"]) * 4 / (float(b["samples"]) / float(b["epochs"])) \
-        if b["reference_epoch_seconds"] else 0
+    per_sample = cfg.get("kge", {}).get("compute_seconds_per_sample", 0)  # calibrated
     if per_sample <= 0:
         continue
     row_bytes = 2 * dim * 4  # a ComplEx row: 2 x dim floats

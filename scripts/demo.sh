@@ -2,7 +2,7 @@
 # The main job (issue 6): installs what is missing, builds augur, and then
 #   1. prepares the WordNet knowledge graph (Debian's wordnet-base) into results/demo/wordnet;
 #   2. trains KGE (ComplEx) on all of WordNet to a real model (test MRR about 0.4-0.5 after
-#      4 epochs) with classic, nups and adaptive at 8 nodes x 4 workers in the SimGrid
+#      4 epochs) with classic and adaptive at 8 nodes x 4 workers in the SimGrid
 #      simulator (ethernet-10g links, hybrid compute: the real updates run, their cost is the
 #      single-node baseline's measured CPU time per triple), against the single-node Hogwild
 #      baseline run first (`augur compare`);
@@ -23,7 +23,7 @@ source scripts/lib/deps.sh
 epochs=${DEMO_EPOCHS:-4}
 dim=${DEMO_DIM:-32}
 train=${DEMO_TRAIN:-0}  # training triples kept (a seeded random sample: the split is shuffled; 0: all)
-policies=${DEMO_POLICIES:-classic,nups,adaptive}
+policies=${DEMO_POLICIES:-classic,adaptive}
 nodes=${DEMO_NODES:-8}
 eval_triples=${DEMO_EVAL_TRIPLES:-300}
 partition=${DEMO_PARTITION:-graph}

@@ -119,8 +119,11 @@ void AddModelFlags(CLI::App& app, RunConfig* c) {
 
 void AddClusterWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--sampling", c->sampling,
-                 "kge/wv: how negatives are drawn through the PS sampling access: "
-                 "naive|preloc|pool|local (local does not preserve the distribution)")
+                 "kge/wv: how negatives are drawn through the PS sampling access. naive: the "
+                 "exact distribution, a negative not held locally is a remote access; preloc: "
+                 "exact, drawn keys made local ahead; pool: the marginal distribution, each "
+                 "pooled key reused --reuse times (samples correlated); local: NOT the "
+                 "distribution, only keys held on the node (no communication)")
       ->capture_default_str();
   app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
       ->capture_default_str();
