@@ -166,7 +166,10 @@ for name, b, a in naive_rows:
     node_rate = 6 * 4 / per_sample / 8  # triples/s per node at 6x of a 4-core baseline node
     gbit = node_rate * neg * row_bytes * 8 / 1e9
     print(f"{name}: at 6x every node trains {node_rate:,.0f} triples/s ({1e6 * per_sample:.2f} us "
-          f"per triple per core); naive pulls {neg} negative rows of {row_bytes} B each, all "
-          f"remote: {gbit:.1f} Gbit/s into every node for the values alone (links: 10), plus "
-          f"a round trip per batch the workers wait for.")
+          f"per triple per core). naive makes each triple's {neg} negatives remote (7/8 of them "
+          f"homed elsewhere): their rows of {row_bytes} B come in ({gbit * 7 / 8:.1f} Gbit/s) and "
+          f"as many gradients from other nodes come in for the main copies held here "
+          f"({gbit * 7 / 8:.1f} Gbit/s): {gbit * 7 / 4:.1f} Gbit/s into every node of payload "
+          f"alone, on 10 Gbit/s links, before keys, headers and the positives; and each batch "
+          f"waits a round trip for its negatives. So naive kge is judged on quality only.")
 PY
