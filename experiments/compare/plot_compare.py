@@ -74,7 +74,7 @@ def main(argv):
         label = (f"single node ({cores} cores)" if r["policy"] == "single"
                  else f"{r['policy']}, {largest} nodes")
         ax.plot(cumulative, loss, marker="o", label=label)
-    ax.set_xlabel("time (s; simulated for sim runs; the baseline's CPU time per core)")
+    ax.set_xlabel(f"time (s; simulated for sim runs; the baseline's CPU time over {cores} cores)")
     ax.set_ylabel("training loss per epoch")
     ax.set_title(f"Quality over time ({title})")
     ax.legend()
