@@ -73,8 +73,8 @@ struct NodeOptions {
   // links that sync traffic saturates: smaller rounds come round sooner, so
   // the busiest replicas are fresher. 0: no budget.
   uint32_t sync_round_keys = 0;
-  // Clipping of replica flushes (replica_delta_bound.h); ignored, i.e. off,
-  // for the additive optimizer (sum).
+  // Clipping of replica flushes (replica_delta_bound.h); applies to the sgd
+  // optimizer only (off for sum and adagrad).
   ReplicaDeltaBoundOptions replica_delta_bound;
   bool act_immediately = false;  // act on intent at signal time
   SamplingOptions sampling;      // PrepareSample/PullSample

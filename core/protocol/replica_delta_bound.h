@@ -13,9 +13,10 @@
 // `factor` x the node's mean flush (for sgd: lr x factor x the mean gradient
 // sum), so a hot replica's steps stay within a constant of the others'.
 // Cost: clipped deltas are lost gradient (the hot keys learn a bit slower);
-// no bytes or messages are added. Applies only to gradient pushes (sgd,
-// adagrad): additive pushes (sum) are never changed, their sum is the
-// contract the --verify check tests.
+// no bytes or messages are added. The Node applies it to sgd pushes only:
+// additive pushes (sum) are never changed, their sum is the contract the
+// --verify check tests; AdaGrad (kge) learned much more slowly with it on
+// WordNet (experiments/compare/GOALS.md), as NuPS leaves it off for kge.
 // Threading: not thread-safe; the owning Node calls it under its engine lock.
 #pragma once
 

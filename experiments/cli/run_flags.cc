@@ -48,8 +48,8 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
       ->capture_default_str();
   app.add_option("--replica-clip", c->replica_clip,
                  "A replica flush larger than this factor x the node's running mean flush is "
-                 "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd and "
-                 "adagrad workloads only; 0: off)")
+                 "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd "
+                 "workloads only: wv, mf; not kge's adagrad; 0: off)")
       ->capture_default_str();
   app.add_option(
          "--sync-max-deferred", c->sync_max_deferred,
