@@ -21,6 +21,7 @@
   X(replicas_dropped, "replicas this node dropped")                             \
   X(replica_syncs, "replica deltas flushed to their main copy")                 \
   X(replica_polls, "replicas synced with a zero delta (key only)")              \
+  X(replica_clips, "replica flushes clipped (replica_delta_bound.h)")           \
   X(replica_deferrals, "replicas a timer round skipped (significance filter)")  \
   X(sync_rounds, "timer sync rounds started (flow control may skip periods)")   \
   X(replica_refreshes, "fresh rows sent to holders by sync rounds")             \

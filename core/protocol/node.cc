@@ -38,6 +38,8 @@ Node::Node(NodeOptions options, Runtime& runtime)
           static_cast<float>(options.sync_significance * options.sync_significance)),
       sync_max_deferred_(options.sync_max_deferred),
       sync_round_keys_(options.sync_round_keys),
+      delta_bound_(options.optimizer.kind == OptimizerKind::kSgd ? options.replica_delta_bound
+                                                                 : ReplicaDeltaBoundOptions{}),
       location_cache_capacity_(options.location_cache_capacity),
       max_frame_bytes_(runtime.MaxFrameBytes()),
       mu_(runtime.NewMutex()),

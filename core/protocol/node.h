@@ -47,6 +47,7 @@
 #include "core/protocol/action_timing.h"
 #include "core/protocol/intent_table.h"
 #include "core/protocol/outbox.h"
+#include "core/protocol/replica_delta_bound.h"
 #include "core/runtime/runtime.h"
 #include "core/store/param_store.h"
 
@@ -75,6 +76,9 @@ struct NodeOptions {
   // links that sync traffic saturates: smaller rounds come round sooner, so
   // the busiest replicas are fresher. 0: no budget.
   uint32_t sync_round_keys = 0;
+  // Clipping of replica flushes (replica_delta_bound.h); applies to the sgd
+  // optimizer only (off for sum and adagrad).
+  ReplicaDeltaBoundOptions replica_delta_bound;
   bool act_immediately = false;  // act on intent at signal time
   SamplingOptions sampling;      // PrepareSample/PullSample
   uint64_t seed = 1;             // run seed; per-worker streams derive from it
@@ -261,6 +265,8 @@ class Node {
   // Whether a timer round skips this replica: its change is within the
   // round's threshold, or insignificant (sync_significance).
   bool DeferFlush(const ParamStore::Entry& e, float threshold) const;
+  // Clips a delta about to be flushed (replica_delta_bound.h; counts clips).
+  void BoundDelta(float* delta, uint32_t len);
   void ApplySync(Key key, Item& item, Effects* fx);
   Status HandleSyncResponse(const Message& m);
   uint64_t StartWaitSync(WorkerId w, Effects* fx);
@@ -289,6 +295,7 @@ class Node {
   const uint32_t sync_max_deferred_;
   const uint32_t sync_round_keys_;
   std::vector<float> round_changes_;  // RoundThreshold's scratch
+  ReplicaDeltaBound delta_bound_;     // under mu_ (SyncRound)
   const size_t location_cache_capacity_;
   const size_t max_frame_bytes_;  // the runtime's, read once
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -15,6 +15,7 @@
 // replicas exist. Two opt-in rules let timer rounds skip replicas (at most
 // sync_max_deferred rounds in a row; drops and WaitSync always flush): the
 // significance filter and the round budget (NodeOptions; core/README.md).
+// Every flushed delta first passes BoundDelta (replica_delta_bound.h).
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -61,6 +62,11 @@ bool Node::DeferFlush(const ParamStore::Entry& e, float threshold) const {
   return change <= sync_significance_sq_ * value;
 }
 
+void Node::BoundDelta(float* delta, uint32_t len) {
+  if (delta_bound_.enabled() && delta_bound_.Bound(delta, len))
+    counters_.replica_clips.fetch_add(1, std::memory_order_relaxed);
+}
+
 size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   size_t n = 0;
   const float threshold = timer ? RoundThreshold() : -1;
@@ -99,6 +105,7 @@ size_t Node::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
         std::memset(e.delta, 0, len * sizeof(float));
       });
     }
+    BoundDelta(m.values.data() + at, len);
     const bool delta = !AllZero(m.values.data() + at, len);
     if (!drop) {
       if (delta && ops_.count(r.last_flush_op) > 0)

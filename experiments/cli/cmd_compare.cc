@@ -101,39 +101,52 @@ std::string CommandLine(const CompareFlags& f) {
   return s;
 }
 
-// Runs one planned run; on failure returns an error quoting the end of its log.
-// Runs `run` as a child into its own directory, its output in log.txt, after
-// the progress line `label ...`; a failure names `what` and ends with the log.
-Status RunLogged(const PlannedRun& run, const std::string& label, const std::string& what) {
+// Starts `run` as a child into its own directory, its output in log.txt,
+// after the progress line `[compare] label ...`; returns its outcome.
+Result<ChildOutcome> StartLogged(const PlannedRun& run, const std::string& label) {
   std::error_code ec;
   std::filesystem::create_directories(run.out_dir, ec);
   if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
   std::fprintf(stderr, "[compare] %s ...", label.c_str());
   std::fflush(stderr);
-  const std::string log = run.out_dir + "/log.txt";
-  Result<ChildOutcome> out = RunChild(run.args, log);
-  if (!out.ok()) return out.status();
-  if (out->exit_code != 0) {
-    std::fprintf(stderr, " failed\n");
-    return Status::Error(what + " failed (exit code " + std::to_string(out->exit_code) +
-                         "); the end of " + log + ":\n" + TailOfFile(log, 6));
-  }
-  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
-  return Status::Ok();
+  return RunChild(run.args, run.out_dir + "/log.txt");
 }
 
+// The error for a child that exited non-zero: names `what`, ends with its log.
+Status ChildFailed(const std::string& what, const PlannedRun& run, const ChildOutcome& out) {
+  std::fprintf(stderr, " failed\n");
+  const std::string log = run.out_dir + "/log.txt";
+  return Status::Error(what + " failed (exit code " + std::to_string(out.exit_code) +
+                       "); the end of " + log + ":\n" + TailOfFile(log, 6));
+}
+
+// Runs one planned run; a run whose training diverged (exit 1 with a result
+// saying so) is a record marked diverged, any other failure an error quoting
+// the end of its log.
 Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total) {
   const std::string label =
       total > 0 ? std::to_string(index) + "/" + std::to_string(total) + " " + run.name
                 : "  " + run.name;
-  if (Status s = RunLogged(run, label, "run " + run.name); !s.ok()) return s;
+  Result<ChildOutcome> out = StartLogged(run, label);
+  if (!out.ok()) return out.status();
   const std::string path = run.out_dir + "/result.json";
-  std::ifstream in(path);
   CompareRecord r;
-  try {
-    r.result = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error("run " + run.name + " wrote no readable " + path + ": " + e.what());
+  if (out->exit_code != 0) {
+    // A run whose training diverged exits 1 with a result: reported as diverged.
+    std::ifstream in(path);
+    r.result = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!r.result.is_object() || !r.result.value("diverged", false))
+      return ChildFailed("run " + run.name, run, *out);
+    std::fprintf(stderr, " DIVERGED in %.1f s: %s\n", out->wall_seconds,
+                 r.result.value("divergence", std::string()).c_str());
+  } else {
+    std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+    std::ifstream in(path);
+    try {
+      r.result = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      return Status::Error("run " + run.name + " wrote no readable " + path + ": " + e.what());
+    }
   }
   r.name = run.name;
   r.policy = run.policy.empty() ? "single" : run.policy;
@@ -145,10 +158,13 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
 // `augur calibrate` as a child: writes OUT/costs.json.
 Status Calibrate(const CompareOptions& o, size_t index, size_t total) {
   const PlannedRun run = PlanCalibration(o);
-  return RunLogged(run,
-                   std::to_string(index) + "/" + std::to_string(total) + " calibrate (" +
-                       run.policy + ", 2 local processes over TCP)",
-                   "augur calibrate");
+  Result<ChildOutcome> out =
+      StartLogged(run, std::to_string(index) + "/" + std::to_string(total) + " calibrate (" +
+                           run.policy + ", 2 local processes over TCP)");
+  if (!out.ok()) return out.status();
+  if (out->exit_code != 0) return ChildFailed("augur calibrate", run, *out);
+  std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
+  return Status::Ok();
 }
 
 double MeanEpochSeconds(const nlohmann::json& result) {

@@ -284,7 +284,7 @@ int Launch(LaunchFlags& f) {
   PrintResultSummary(*merged, stdout);
   std::printf("  result: %s/result.json\n", out_dir.c_str());
   if (failed) return RunError("cluster failed");
-  return merged->value("verified", true) ? 0 : 1;
+  return DivergenceExitCode(*merged, merged->value("verified", true) ? 0 : 1);
 }
 
 }  // namespace

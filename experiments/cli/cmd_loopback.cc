@@ -32,7 +32,7 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
     PrintResultSummary(j, stdout);
     if (!config->out_dir.empty())
       std::printf("  result: %s/result.json\n", config->out_dir.c_str());
-    return (r->verified.has_value() && !*r->verified) ? 1 : 0;
+    return DivergenceExitCode(j, (r->verified.has_value() && !*r->verified) ? 1 : 0);
   };
 }
 

@@ -50,7 +50,7 @@ CommandFn AddRunCommand(CLI::App& root) {
     std::printf("rank %u done%s%s\n", options.rank,
                 r->verified.has_value() ? (verified ? ", verified" : ", VERIFICATION FAILED") : "",
                 config->out_dir.empty() ? "" : (", result: " + dir + "/result.json").c_str());
-    return verified ? 0 : 1;
+    return DivergenceExitCode(j, verified ? 0 : 1);
   };
 }
 

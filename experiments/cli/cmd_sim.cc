@@ -191,7 +191,8 @@ CommandFn AddSimCommand(CLI::App& root) {
     if (!config->out_dir.empty())
       std::printf("  result: %s/result.json\n", config->out_dir.c_str());
     const auto verified = j.find("verified");
-    return (verified != j.end() && verified->is_boolean() && !verified->get<bool>()) ? 1 : 0;
+    return DivergenceExitCode(
+        j, (verified != j.end() && verified->is_boolean() && !verified->get<bool>()) ? 1 : 0);
   };
 }
 

@@ -74,7 +74,7 @@ CommandFn AddSingleCommand(CLI::App& root) {
     PrintResultSummary(j, stdout);
     if (!config->out_dir.empty())
       std::printf("  result: %s/result.json\n", config->out_dir.c_str());
-    return 0;
+    return DivergenceExitCode(j, 0);
   };
 }
 

@@ -30,6 +30,14 @@ void PrintResultSummary(const nlohmann::json& r, std::FILE* out) {
                  r.contains("verify_detail")
                      ? (" (" + r["verify_detail"].get<std::string>() + ")").c_str()
                      : "");
+  if (r.value("diverged", false)) std::fprintf(out, "  DIVERGED: no quality is reported\n");
+}
+
+int DivergenceExitCode(const nlohmann::json& r, int otherwise) {
+  if (!r.value("diverged", false)) return otherwise;
+  std::fprintf(stderr, "augur: %s\n",
+               r.value("divergence", std::string("training diverged")).c_str());
+  return 1;
 }
 
 }  // namespace augur

@@ -46,6 +46,11 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
                  "(at most --sync-max-deferred rounds). For links that sync traffic saturates "
                  "(0: all)")
       ->capture_default_str();
+  app.add_option("--replica-clip", c->replica_clip,
+                 "A replica flush larger than this factor x the node's running mean flush is "
+                 "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd "
+                 "workloads only: wv, mf; not kge's adagrad; 0: off)")
+      ->capture_default_str();
   app.add_option(
          "--sync-max-deferred", c->sync_max_deferred,
          "Most sync rounds in a row a replica may skip (--sync-round-keys, --sync-significance)")
@@ -114,8 +119,11 @@ void AddModelFlags(CLI::App& app, RunConfig* c) {
 
 void AddClusterWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--sampling", c->sampling,
-                 "kge/wv: how negatives are drawn through the PS sampling access: "
-                 "naive|preloc|pool|local (local does not preserve the distribution)")
+                 "kge/wv: how negatives are drawn through the PS sampling access. naive: the "
+                 "exact distribution, a negative not held locally is a remote access; preloc: "
+                 "exact, drawn keys made local ahead; pool: the marginal distribution, each "
+                 "pooled key reused --reuse times (samples correlated); local: NOT the "
+                 "distribution, only keys held on the node (no communication)")
       ->capture_default_str();
   app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
       ->capture_default_str();

@@ -79,12 +79,18 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                      ? nlohmann::json(one->second / epoch)
                                      : nlohmann::json();
     d["quality_name"] = q.name;
-    const std::optional<double> quality = NumberAt(r.result, q.name);
-    d["quality"] = quality.has_value() ? nlohmann::json(*quality) : nlohmann::json();
-    d["quality_ratio_to_single"] =
-        (quality.has_value() && base_quality.has_value() && *base_quality != 0)
-            ? nlohmann::json(*quality / *base_quality)
-            : nlohmann::json();
+    // A diverged run has no quality: "diverged" stands in its place.
+    const bool diverged = r.result.value("diverged", false);
+    std::optional<double> quality;
+    if (!diverged) quality = NumberAt(r.result, q.name);
+    d["diverged"] = diverged;
+    d["quality"] = diverged              ? nlohmann::json("diverged")
+                   : quality.has_value() ? nlohmann::json(*quality)
+                                         : nlohmann::json();
+    d["quality_ratio_to_single"] = (quality.has_value() && base_quality.has_value() &&
+                                    *base_quality != 0 && !base.result.value("diverged", false))
+                                       ? nlohmann::json(*quality / *base_quality)
+                                       : nlohmann::json();
     const nlohmann::json& losses = r.result.value("train_loss_per_epoch", nlohmann::json());
     d["train_loss_final"] = losses.is_array() && !losses.empty() ? losses.back() : nlohmann::json();
     const nlohmann::json& per_node = r.result.value("bytes_sent_per_node", nlohmann::json());

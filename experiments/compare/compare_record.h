@@ -14,6 +14,9 @@
 //   quality, quality_name  the workload's headline held-out metric
 //   quality_ratio_to_single  quality / the baseline's quality
 //   train_loss_final       the last epoch's training loss
+//   diverged               the run stopped because its loss diverged
+//                          (jobs/divergence_guard.h); quality is then the
+//                          string "diverged", never a number, and has no ratio
 // Pure functions.
 #pragma once
 

@@ -121,7 +121,11 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
                       : "missed by " + Fmt("%.2f", goal - s) + "x (" +
                             Fmt("%.0f", 100 * (goal - s) / goal) + "% short)")
         << ".\n";
-    if (d["quality_ratio_to_single"].is_number()) {
+    if (d.value("diverged", false)) {
+      out << "- adaptive quality (" << q.name << "): **diverged** ("
+          << adaptive->result.value("divergence", std::string("training loss ran away"))
+          << "); goal within 2%: missed.\n";
+    } else if (d["quality_ratio_to_single"].is_number()) {
       const double ratio = d["quality_ratio_to_single"].get<double>();
       const double gap = q.higher_is_better ? 1.0 - ratio : ratio - 1.0;  // > 0: worse
       out << "- adaptive quality (" << q.name << "): " << Num(d["quality"], "%.4g")
@@ -201,6 +205,8 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
           "training loss.",
       c, records,
       [](const CompareRecord& r) {
+        if (r.derived.value("diverged", false))
+          return "diverged; loss " + Num(r.derived["train_loss_final"], "%.4g");
         std::string s = Num(r.derived["quality"], "%.4g");
         if (!r.baseline && r.derived["quality_ratio_to_single"].is_number())
           s += " (" + Num(r.derived["quality_ratio_to_single"], "%.3f") + ")";

@@ -34,6 +34,7 @@ struct RunConfig {
   double sync_significance = 0.0;  // --sync-significance (core NodeOptions)
   uint32_t sync_max_deferred = 8;  // --sync-max-deferred
   uint32_t sync_round_keys = 0;    // --sync-round-keys (0: all)
+  double replica_clip = 2.0;       // --replica-clip (core ReplicaDeltaBound; 0: off)
   uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
   bool act_immediately = false;
   // Loopback network model.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
 #include "core/base/check.h"
@@ -137,9 +138,16 @@ void BatchJob::RunWorker(Worker& w) {
   for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);
   double epoch_start = w.Now();
   Clock c = 0;
+  // This worker's loss over windows of its batches, and the process's epoch losses.
+  DivergenceGuard window_guard, epoch_guard;
+  const Clock per_epoch = BatchesPerEpoch(g);
+  const Clock window = std::max<Clock>(1, per_epoch / kDivergenceWindows);
+  BatchStats in_window;
+  Clock window_batches = 0;
   for (uint32_t epoch = StartEpoch(); epoch < config_.epochs; ++epoch) {
     BatchStats& stats = stats_[g][epoch];
     for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
+      if (Stopped()) break;
       Signal(w, g, base + c + lookahead, c + lookahead, &ahead, &pending);
       SampleHandle negatives;
       if (!pending.empty() && pending.front().clock == c) {
@@ -155,6 +163,16 @@ void BatchJob::RunWorker(Worker& w) {
       stats.samples += s.samples;
       stats.sampled += s.sampled;
       stats.sampled_key_sum += s.sampled_key_sum;
+      in_window.loss += s.loss;
+      in_window.terms += s.terms;
+      if (++window_batches == window) {
+        if (in_window.terms > 0 &&
+            !window_guard.Observe(epoch, in_window.loss / static_cast<double>(in_window.terms)))
+          StopDiverged(window_guard.Message() + " (worker " + std::to_string(g) +
+                       "'s loss over its last " + std::to_string(window) + " batches)");
+        in_window = BatchStats{};
+        window_batches = 0;
+      }
       // Per training sample, as calibrated from the baseline (result.samples):
       // wv's items are sentences, its samples their tokens.
       w.Compute(ComputeSecondsPerSample() * static_cast<double>(s.samples));
@@ -163,14 +181,31 @@ void BatchJob::RunWorker(Worker& w) {
     rows.Finish(w);
     w.Barrier();
     if (records) epoch_seconds_.push_back(w.Now() - epoch_start);
+    // Every worker reads the same slots after the barrier: one decision for the process.
+    double loss = 0, terms = 0;
+    for (const auto& per_worker : stats_) {
+      loss += per_worker[epoch].loss;
+      terms += static_cast<double>(per_worker[epoch].terms);
+    }
+    // The flag was set before the barrier by a diverged window, or is set
+    // now by every worker alike from the epoch's loss: one decision.
+    const bool window_stop = Stopped();
+    const bool epoch_ok = terms <= 0 || epoch_guard.Observe(epoch, loss / terms);
+    if (!epoch_ok) StopDiverged(epoch_guard.Message() + " (mean training loss of the epoch)");
+    if (window_stop || !epoch_ok) break;
     if (config_.checkpoint_every > 0 && (epoch + 1) % config_.checkpoint_every == 0)
       WriteRowCheckpoint(w, config_, epoch + 1, base + c, Fingerprint());
     if (records) epoch_start = w.Now();  // checkpoint time is not training time
   }
+  // A stopped run redeems what it prepared ahead (nothing stays in flight).
+  for (; Stopped() && !pending.empty(); pending.pop_front()) {
+    std::vector<Key> unused;
+    w.PullSample(pending.front().handle, &unused, nullptr);
+  }
   AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
-  w.Barrier();  // every node took its snapshot before evaluation traffic starts
-  if (records) {
+  w.Barrier();                  // every node took its snapshot before evaluation traffic starts
+  if (records && !Stopped()) {  // a diverged model is not evaluated
     // Wall time on every backend (virtual clocks do not advance here).
     const auto eval_start = std::chrono::steady_clock::now();
     quality_ = Evaluate(w);
@@ -178,6 +213,12 @@ void BatchJob::RunWorker(Worker& w) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - eval_start).count();
   }
   w.Barrier();  // no node stops serving while node 0 still evaluates
+}
+
+void BatchJob::StopDiverged(const std::string& message) {
+  std::lock_guard<std::mutex> lock(stop_mutex_);
+  if (divergence_.empty()) divergence_ = message;
+  stopped_.store(true, std::memory_order_release);
 }
 
 void BatchJob::Report(RunResult* result) const {
@@ -196,6 +237,7 @@ void BatchJob::Report(RunResult* result) const {
       sampled += per_worker[e].sampled;
       sampled_key_sum += per_worker[e].sampled_key_sum;
     }
+    if (terms == 0 && Stopped()) break;  // epochs after the run stopped
     losses.push_back(terms > 0 ? loss / terms : 0.0);
   }
   for (const auto& m : node_metrics_) {
@@ -222,6 +264,11 @@ void BatchJob::Report(RunResult* result) const {
                                  {"distribution_draws", draws_->load()}};
   }
   if (resume_.has_value()) result->extra["resumed_after_epoch"] = StartEpoch();
+  result->extra["diverged"] = Stopped();
+  if (Stopped()) {
+    std::lock_guard<std::mutex> lock(stop_mutex_);
+    result->extra["divergence"] = divergence_;
+  }
   if (!quality_.is_null()) {
     result->extra["quality"] = quality_;
     result->extra["eval_seconds"] = eval_seconds_;  // apart from the epochs and their traffic

@@ -24,6 +24,15 @@
 // continues at the checkpoint's epoch; the clock c that seeds each batch's
 // Rng continues from epoch * batches_per_epoch of the worker, so a resume on
 // the same shape draws the same random streams as an uninterrupted run.
+// Divergence (jobs/divergence_guard.h): each worker watches its own loss over
+// windows of kDivergenceWindows per epoch, and every worker the mean epoch
+// loss of the workers in this process after each epoch's barrier. A worker
+// whose window diverged sets a shared stop flag and skips the rest of its
+// batches (redeeming its prepared samples); after the barrier every worker
+// sees the flag, so all stop together, without evaluation, and Report()
+// records "diverged": true with the message. On several processes (tcp) each
+// judges its own workers: a process that stops leaves the others waiting, and
+// they stop with `lost rank` (nonzero either way).
 // Threading (Job contract): RunWorker runs concurrently for all workers;
 // each writes only its own slots; Report runs after all returned.
 #pragma once
@@ -32,14 +41,17 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/base/rng.h"
 #include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/jobs/batch_rows.h"
+#include "experiments/jobs/divergence_guard.h"
 #include "experiments/jobs/job.h"
 #include "experiments/partition/graph_partitioner.h"
 
@@ -126,6 +138,13 @@ class BatchJob : public Job {
   std::vector<double> epoch_seconds_;
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
+  // Divergence: set by the first worker that sees it (under stop_mutex_), read after barriers.
+  static constexpr uint32_t kDivergenceWindows = 8;
+  void StopDiverged(const std::string& message);
+  bool Stopped() const { return stopped_.load(std::memory_order_acquire); }
+  std::atomic<bool> stopped_{false};
+  mutable std::mutex stop_mutex_;
+  std::string divergence_;  // guarded by stop_mutex_
   nlohmann::json quality_;
   double eval_seconds_ = 0;  // node 0's worker 0: the evaluation's wall time
   // Draws from NegativeDistribution() by this process's samplers (all workers).

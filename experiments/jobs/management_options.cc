@@ -13,6 +13,7 @@ Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, N
   o->sync_significance = config.sync_significance;
   o->sync_max_deferred = config.sync_max_deferred;
   o->sync_round_keys = config.sync_round_keys;
+  o->replica_delta_bound.factor = config.replica_clip;
   o->act_immediately = config.act_immediately;
   return Status::Ok();
 }

@@ -59,6 +59,11 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
       if (j.contains("verify_detail"))
         detail += "rank " + std::to_string(r) + ": " + j["verify_detail"].get<std::string>() + "; ";
     }
+    // Training diverged on any rank (jobs/divergence_guard.h): the cluster's run did.
+    if (j.value("diverged", false) && !m.value("diverged", false)) {
+      m["diverged"] = true;
+      m["divergence"] = "rank " + std::to_string(r) + ": " + j.value("divergence", std::string());
+    }
     per_node.push_back(n);
     wall = std::max(wall, j.value("wall_seconds", 0.0));
   }

@@ -1,5 +1,6 @@
 #include "experiments/single/kge_hogwild.h"
 
+#include "experiments/jobs/divergence_guard.h"
 #include "experiments/models/vector_update.h"
 #include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
@@ -34,6 +35,7 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
   nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
+  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> loss(threads, 0.0);
     const auto start = std::chrono::steady_clock::now();
@@ -61,14 +63,21 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
     double total = 0;
     for (double l : loss) total += l;
     losses.push_back(total / static_cast<double>(data.train.size()));
+    if (!guard.Observe(epoch, losses.back().get<double>())) break;  // diverged: stop
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
   result.extra["epoch_cpu_seconds"] = cpu_seconds;
-  result.samples = uint64_t{config.epochs} * data.train.size();
+  result.samples = uint64_t{result.epoch_seconds.size()} * data.train.size();
   result.extra["train_loss_per_epoch"] = losses;
-  const auto eval_start = std::chrono::steady_clock::now();
-  result.extra["quality"] = task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
-  result.extra["eval_seconds"] = SecondsSince(eval_start);
+  result.extra["diverged"] = guard.diverged();
+  if (guard.diverged()) {
+    result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
+  } else {  // a diverged model is not evaluated
+    const auto eval_start = std::chrono::steady_clock::now();
+    result.extra["quality"] =
+        task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
+    result.extra["eval_seconds"] = SecondsSince(eval_start);
+  }
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }

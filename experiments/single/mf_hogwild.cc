@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "experiments/jobs/divergence_guard.h"
 #include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
@@ -27,6 +28,7 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   nlohmann::json losses = nlohmann::json::array();
   nlohmann::json mse = nlohmann::json::array();          // as the PS job's train_loss_per_epoch
   nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
+  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> se(threads, 0.0);
     const auto start = std::chrono::steady_clock::now();
@@ -44,15 +46,21 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
     for (double s : se) total += s;
     mse.push_back(total / static_cast<double>(data.train.size()));
     losses.push_back(std::sqrt(mse.back().get<double>()));
+    if (!guard.Observe(epoch, mse.back().get<double>())) break;  // diverged: stop
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
   result.extra["epoch_cpu_seconds"] = cpu_seconds;
-  result.samples = uint64_t{config.epochs} * data.train.size();
+  result.samples = uint64_t{result.epoch_seconds.size()} * data.train.size();
   result.extra["train_rmse_per_epoch"] = losses;
   result.extra["train_loss_per_epoch"] = mse;
-  const auto eval_start = std::chrono::steady_clock::now();
-  result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
-  result.extra["eval_seconds"] = SecondsSince(eval_start);
+  result.extra["diverged"] = guard.diverged();
+  if (guard.diverged()) {
+    result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
+  } else {  // a diverged model is not evaluated
+    const auto eval_start = std::chrono::steady_clock::now();
+    result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
+    result.extra["eval_seconds"] = SecondsSince(eval_start);
+  }
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }

@@ -1,5 +1,6 @@
 #include "experiments/single/wv_hogwild.h"
 
+#include "experiments/jobs/divergence_guard.h"
 #include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
@@ -26,6 +27,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
   nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
+  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> loss(threads, 0.0);
     std::vector<uint64_t> terms(threads, 0);
@@ -47,14 +49,20 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
       n += static_cast<double>(terms[t]);
     }
     losses.push_back(n > 0 ? l / n : 0.0);
+    if (!guard.Observe(epoch, losses.back().get<double>())) break;  // diverged: stop
   }
   for (double s : result.epoch_seconds) result.total_seconds += s;
   result.extra["epoch_cpu_seconds"] = cpu_seconds;
-  result.samples = uint64_t{config.epochs} * task.train_tokens();
+  result.samples = uint64_t{result.epoch_seconds.size()} * task.train_tokens();
   result.extra["train_loss_per_epoch"] = losses;
-  const auto eval_start = std::chrono::steady_clock::now();
-  result.extra["quality"] = task.Evaluate(in.data(), out.data());
-  result.extra["eval_seconds"] = SecondsSince(eval_start);
+  result.extra["diverged"] = guard.diverged();
+  if (guard.diverged()) {
+    result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
+  } else {  // a diverged model is not evaluated
+    const auto eval_start = std::chrono::steady_clock::now();
+    result.extra["quality"] = task.Evaluate(in.data(), out.data());
+    result.extra["eval_seconds"] = SecondsSince(eval_start);
+  }
   result.wall_seconds = SecondsSince(wall_start);
   return result;
 }

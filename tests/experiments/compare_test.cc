@@ -197,6 +197,19 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   records[2].result["config"] = {{"workload", "kge"}, {"sampling", {{"scheme", "local"}}}};
   const std::string local = ReportMarkdown(context, records);
   CHECK(local.find("`--sampling local`: NOT the application's distribution") != std::string::npos);
+  // A diverged run shows as diverged, never with a quality number.
+  records[2].result["diverged"] = true;
+  records[2].result["divergence"] = "training diverged in epoch 1: loss nan";
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[2].derived["quality"] == "diverged");
+  CHECK(records[2].derived["quality_ratio_to_single"].is_null());
+  const std::string md2 = ReportMarkdown(context, records);
+  CHECK(md2.find("**diverged** (training diverged in epoch 1: loss nan); goal within 2%: missed") !=
+        std::string::npos);
+  CHECK(md2.find("0.49") == std::string::npos);
+  const std::vector<std::vector<std::string>> table = ResultsTable(records);
+  const auto col = std::find(table[0].begin(), table[0].end(), "quality") - table[0].begin();
+  CHECK(table[3][col] == "diverged");
 }
 
 TEST_CASE("csv: flattened fields, joined arrays, quoting, stable columns", "[compare]") {

@@ -162,6 +162,26 @@ TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[work
   }
 }
 
+TEST_CASE("a diverging run stops unevaluated and says so", "[workloads]") {
+  // SGD at lr 5 on the tiny matrix: the loss is NaN within the first epoch.
+  TempDir dir("mf-diverge");
+  REQUIRE(testing::WriteTinyMf(dir.path()).ok());
+  RunConfig c = TinyConfig("mf", dir.path(), 5);
+  c.learning_rate = 5;
+  for (const RunResult& r : {Single(c, 1), Loopback(c, 2, 2, "graph")}) {
+    INFO(r.backend << ": " << r.extra.dump());
+    CHECK(r.extra.at("diverged").get<bool>());
+    CHECK(r.extra.at("divergence").get<std::string>().find("training diverged in epoch 1") !=
+          std::string::npos);
+    CHECK_FALSE(r.extra.contains("quality"));
+    CHECK(r.epoch_seconds.size() < 5);  // stopped early
+  }
+  c.learning_rate = 0;  // the default trains
+  const RunResult fine = Loopback(c, 2, 2, "graph");
+  CHECK_FALSE(fine.extra.at("diverged").get<bool>());
+  CHECK(fine.extra.contains("quality"));
+}
+
 const nlohmann::json& Sampling(const RunResult& r) { return r.extra.at("sampling"); }
 uint64_t SamplingCount(const RunResult& r, const char* name) {
   return Sampling(r).at(name).get<uint64_t>();

@@ -1,0 +1,40 @@
+// DivergenceGuard: recognises a training loss that ran away (issue 18).
+//
+// A loss diverged when it is NaN or infinite, or more than kGrowthLimit (10)
+// times the first loss observed. Observe() is fed a sequence of losses (the
+// epochs' mean training losses, or one worker's loss over successive windows
+// of its batches); the first diverged one is kept with the last good one, and
+// Message() is the one line a run stops with. A loss with nothing summed
+// (terms == 0) is not an observation.
+// Plain value type; not thread-safe (one per worker or per runner).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace augur {
+
+class DivergenceGuard {
+ public:
+  static constexpr double kGrowthLimit = 10;
+
+  // `epoch` is 0-based. Returns false once the sequence diverged (this
+  // observation or an earlier one); later observations are ignored.
+  bool Observe(uint32_t epoch, double loss);
+  bool diverged() const { return bad_.has_value(); }
+  // "training diverged in epoch 3: loss inf (more than 10x the first, 4.158);
+  // last good loss 3.912". REQUIRES: diverged().
+  std::string Message() const;
+
+ private:
+  struct Seen {
+    uint32_t epoch;
+    double loss;
+  };
+  std::optional<double> first_;
+  std::optional<Seen> last_good_;
+  std::optional<Seen> bad_;
+};
+
+}  // namespace augur
