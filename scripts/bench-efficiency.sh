@@ -31,6 +31,8 @@ AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
+# shellcheck source=scripts/lib/kge50k.sh
+source scripts/lib/kge50k.sh
 
 out=results/bench-efficiency
 repeats=3
@@ -65,23 +67,7 @@ augur=build/bin/augur
 
 # Data: built once into the cache, reused by later runs.
 cache=results/cache/bench-efficiency
-if [ ! -f "$cache/kge50k/train.tsv" ]; then
-  log "data: WordNet knowledge graph, first 50,000 training triples"
-  rm -rf "$cache/wordnet" "$cache/kge50k.tmp"
-  "$augur" data wordnet --out "$cache/wordnet" >/dev/null
-  mkdir -p "$cache/kge50k.tmp"
-  cp "$cache"/wordnet/{entities,relations,valid,test}.tsv "$cache/kge50k.tmp/"
-  awk 'NR == 1 && /^#/ { print; next } { if (++n <= 50000) print }' "$cache/wordnet/train.tsv" \
-    >"$cache/kge50k.tmp/train.tsv"
-  /usr/bin/python3 - "$cache/wordnet/meta.json" "$cache/kge50k.tmp/meta.json" <<'PY'
-import json, sys
-meta = json.load(open(sys.argv[1]))
-meta["train"] = 50000
-meta["source"] += "; first 50,000 training triples (scripts/bench-efficiency.sh)"
-json.dump(meta, open(sys.argv[2], "w"), indent=1)
-PY
-  mv "$cache/kge50k.tmp" "$cache/kge50k"
-fi
+kge50k_data "$augur" "$cache"
 if [ ! -f "$cache/text/corpus.txt" ]; then
   log "data: WordNet gloss corpus"
   "$augur" data text --out "$cache/text" >/dev/null

@@ -33,6 +33,8 @@ AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
+# shellcheck source=scripts/lib/kge50k.sh
+source scripts/lib/kge50k.sh
 # shellcheck source=scripts/lib/netns.sh
 source scripts/lib/netns.sh
 
@@ -81,23 +83,7 @@ cores=$(nproc)
 
 # Data: the kge sample, built once into the cache (the same as scripts/bench-efficiency.sh).
 cache=results/cache/bench-efficiency
-if [[ " ${wls[*]} " == *" kge "* && ! -f $cache/kge50k/train.tsv ]]; then
-  log "data: WordNet knowledge graph, first 50,000 training triples"
-  rm -rf "$cache/wordnet" "$cache/kge50k.tmp"
-  "$augur" data wordnet --out "$cache/wordnet" >/dev/null
-  mkdir -p "$cache/kge50k.tmp"
-  cp "$cache"/wordnet/{entities,relations,valid,test}.tsv "$cache/kge50k.tmp/"
-  awk 'NR == 1 && /^#/ { print; next } { if (++n <= 50000) print }' "$cache/wordnet/train.tsv" \
-    >"$cache/kge50k.tmp/train.tsv"
-  $PY - "$cache/wordnet/meta.json" "$cache/kge50k.tmp/meta.json" <<'PY'
-import json, sys
-meta = json.load(open(sys.argv[1]))
-meta["train"] = 50000
-meta["source"] += "; first 50,000 training triples (scripts/bench-fidelity.sh)"
-json.dump(meta, open(sys.argv[2], "w"), indent=1)
-PY
-  mv "$cache/kge50k.tmp" "$cache/kge50k"
-fi
+if [[ " ${wls[*]} " == *" kge "* ]]; then kge50k_data "$augur" "$cache"; fi
 
 declare -A job
 job[zipf]="--workload zipf --pattern uniform --keys 20000 --dim 64 --batch-size 64 --batches 150 --epochs 1 --seed 5 --policy classic"
