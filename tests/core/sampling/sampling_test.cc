@@ -2,9 +2,11 @@
 // (chi-square, fixed seed); every scheme returns values for its keys.
 #include "core/sampling/sampling.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 
+#include "core/protocol/home.h"
 #include "tests/core/protocol/cluster_scenarios.h"
 
 namespace augur {
@@ -72,6 +74,46 @@ TEST_CASE("the chi-square check detects a biased scheme", "[sampling]") {
   for (Key i = 0; i < 10; ++i) skewed[i] = 100;  // uniform instead of triangular
   CHECK(ChiSquare(skewed) > 27.88);
   CHECK(SampleCounts(SampleScheme::kLocal, "adaptive").size() > 0);
+}
+
+TEST_CASE("local sampling draws only keys held on the node", "[sampling]") {
+  // Classic: every key stays at its home node, so a node holds exactly the
+  // keys homed there once they have been touched. Watched: the node whose
+  // home keys weigh most under the draw.
+  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
+  o.node.sampling.scheme = SampleScheme::kLocal;
+  o.node.sampling.draw = DrawTriangular;
+  o.node.policy = *MakePolicy("classic");
+  std::vector<double> home_weight(3, 0.0);  // the probability a draw is homed at node n
+  for (Key i = 0; i < 10; ++i) home_weight[HomeNode(i, 3)] += (i + 1) / 55.0;
+  const NodeId watched = static_cast<NodeId>(
+      std::max_element(home_weight.begin(), home_weight.end()) - home_weight.begin());
+  REQUIRE(home_weight[watched] >= 0.2);  // 64 misses in a row: below 1e-6 per key
+  LoopbackCluster cluster(o);
+  std::vector<Key> drawn;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<Key> all;
+                for (Key i = 0; i < 10; ++i) all.push_back(i);
+                w.Wait(w.Set(all, std::vector<float>(20, 1.0f)));
+                w.Barrier();
+                std::vector<Key> keys;
+                std::vector<float> values;
+                for (Clock c = 0; c < 100; ++c) {
+                  SampleHandle h = w.PrepareSample(20, c + 1, c + 2);
+                  w.AdvanceClock();
+                  w.PullSample(h, &keys, &values);
+                  REQUIRE(keys.size() == 20);
+                  if (w.node_id() == watched) drawn.insert(drawn.end(), keys.begin(), keys.end());
+                }
+                w.Barrier();
+              })
+              .ok());
+  REQUIRE(drawn.size() == 2000);
+  for (Key k : drawn) {
+    INFO("key " << k);
+    REQUIRE(HomeNode(k, 3) == watched);
+  }
 }
 
 TEST_CASE("sampling scheme names parse", "[sampling]") {
