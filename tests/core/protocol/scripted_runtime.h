@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/codec/codec.h"
+#include "core/policy/relocate_policy.h"
 #include "core/protocol/home.h"
 #include "core/protocol/node.h"
 #include "core/runtime/checked_mutex.h"
@@ -83,5 +84,15 @@ inline Key KeyHomedAt(NodeId home, uint32_t nodes, Key from = 1) {
 }
 
 inline Status Deliver(Node& node, const Message& m) { return node.OnMessage(m.src, Encode(m)); }
+
+// One worker, rows of 2 floats, relocate policy, intents act at once.
+inline NodeOptions OneWorkerRelocating() {
+  NodeOptions o;
+  o.workers = 1;
+  o.layout = ValueLayout(2);
+  o.policy = std::make_shared<RelocatePolicy>();
+  o.act_immediately = true;
+  return o;
+}
 
 }  // namespace augur::testing

@@ -20,17 +20,8 @@ namespace {
 
 using testing::Deliver;
 using testing::KeyHomedAt;
+using testing::OneWorkerRelocating;
 using testing::ScriptedRuntime;
-
-// One worker, rows of 2 floats, relocate policy, intents act at once.
-NodeOptions OneWorkerRelocating() {
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(2);
-  o.policy = std::make_shared<RelocatePolicy>();
-  o.act_immediately = true;
-  return o;
-}
 
 TEST_CASE("a worker's request built during a hand-over leaves after it", "[protocol]") {
   // Node 1 holds key k (homed at node 0), hands it home on node 0's request,

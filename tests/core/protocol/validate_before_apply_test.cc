@@ -19,14 +19,7 @@ using testing::KeyHomedAt;
 using testing::ScriptedRuntime;
 using T = MessageType;
 
-NodeOptions Relocating() {
-  NodeOptions o;
-  o.workers = 1;
-  o.layout = ValueLayout(2);
-  o.policy = std::make_shared<RelocatePolicy>();
-  o.act_immediately = true;
-  return o;
-}
+NodeOptions Relocating() { return testing::OneWorkerRelocating(); }
 
 std::vector<float> Value(Node& node, Key k) {
   std::vector<float> v(2, -1.0f);
