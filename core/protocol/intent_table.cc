@@ -17,7 +17,7 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
     if (s.end <= clock) continue;  // expired before it was ever acted on
     leads->push_back(s.start - clock);
     for (Key k : s.keys) {
-      Counts& c = active_[k];
+      Counts& c = *keys_.Insert(k, Counts{}).first;
       if (++c.count == 1) wanted->push_back(k);
       if (s.ahead) ++c.ahead;
     }
@@ -26,10 +26,10 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
   while (!pw.active.empty() && pw.active.top().end <= clock) {
     const bool ahead = pw.active.top().ahead;
     for (Key k : pw.active.top().keys) {
-      auto it = active_.find(k);
-      if (ahead) --it->second.ahead;
-      if (--it->second.count == 0) {
-        active_.erase(it);
+      Counts* c = keys_.Find(k);
+      if (ahead) --c->ahead;
+      if (--c->count == 0) {
+        keys_.Erase(k);
         unwanted->push_back(k);
       }
     }

@@ -16,10 +16,10 @@
 
 #include <queue>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "core/base/types.h"
+#include "core/store/flat_key_map.h"
 
 namespace augur {
 
@@ -41,12 +41,12 @@ class IntentTable {
     uint32_t ahead = 0;
   };
   Counts Active(Key key) const {
-    auto it = active_.find(key);
-    return it == active_.end() ? Counts{} : it->second;
+    const Counts* c = keys_.Find(key);
+    return c == nullptr ? Counts{} : *c;
   }
   uint32_t ActiveCount(Key key) const { return Active(key).count; }
   uint32_t AheadCount(Key key) const { return Active(key).ahead; }
-  size_t active_keys() const { return active_.size(); }
+  size_t active_keys() const { return keys_.size(); }
 
  private:
   struct Signal {
@@ -67,7 +67,7 @@ class IntentTable {
   };
 
   std::vector<PerWorker> workers_;
-  std::unordered_map<Key, Counts> active_;
+  FlatKeyMap<Counts> keys_;  // every key an active signal names
 };
 
 }  // namespace augur

@@ -14,6 +14,30 @@ TEST_CASE("the default policy is adaptive", "[config]") {
   CHECK(c.ToJson()["policy"] == "adaptive");
 }
 
+TEST_CASE("the default partition blocks mf and splits the others at random", "[config]") {
+  RunConfig c;
+  CHECK(c.partition == "auto");
+  c.workload = "mf";
+  REQUIRE(c.Validate().ok());
+  CHECK(c.partition == "block");
+  CHECK(c.ToJson()["partition"] == "block");
+  for (const char* workload : {"kge", "wv", "zipf"}) {
+    RunConfig o;
+    o.workload = workload;
+    REQUIRE(o.Validate().ok());
+    CHECK(o.partition == "random");
+  }
+  RunConfig chosen;  // an explicit choice stays
+  chosen.workload = "mf";
+  chosen.partition = "random";
+  REQUIRE(chosen.Validate().ok());
+  CHECK(chosen.partition == "random");
+  RunConfig wrong;
+  wrong.workload = "kge";
+  wrong.partition = "block";
+  CHECK_FALSE(wrong.Validate().ok());
+}
+
 TEST_CASE("config json shows only the chosen workload's options", "[config]") {
   RunConfig c;
   c.workload = "mf";
