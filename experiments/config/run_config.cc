@@ -12,7 +12,6 @@ Status RunConfig::Validate() {
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
   if (workload != "zipf" && workload != "kge" && workload != "wv" && workload != "mf")
     return Status::Error("--workload '" + workload + "' is unknown (expected zipf|kge|wv|mf)");
-  if (partition == "auto") partition = workload == "mf" ? "block" : "random";
   if (Status s = CheckPartitionMethod(partition); !s.ok()) return s;
   if (partition == "block" && workload != "mf")
     return Status::Error("--partition block blocks a rating matrix: it needs --workload mf, not " +

@@ -42,8 +42,8 @@ struct RunConfig {
   // Real workloads (kge, wv, mf; see workload_options.h).
   std::string data_dir;  // --data; empty: the cache (data_cache.h)
   std::string wordnet_dir = "/usr/share/wordnet";
-  // random | graph | block; "auto" (the default) resolves in Validate to block
-  // for mf (DSGD blocking, as Lapse and AdaPM train MF) and random otherwise.
+  // auto | random | graph | block (work_split.h: auto is block for mf on the
+  // parameter server, random otherwise).
   std::string partition = "auto";
   // Negative sampling through the PS (kge, wv; core/sampling/sampling.h):
   // --sampling naive|preloc|pool|local, --reuse (pool: uses per pooled key).

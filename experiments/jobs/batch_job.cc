@@ -15,8 +15,8 @@ namespace augur {
 
 void BatchJob::Partition(const ItemKeys& items) {
   const uint32_t parts = config_.nodes * config_.workers;
-  Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(items, parts, config_.partition, config_.seed);
+  const std::string method = ResolvePartition(config_.partition, config_.workload, true);
+  Result<std::vector<std::vector<uint32_t>>> split = SplitWork(items, parts, method, config_.seed);
   AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated
   items_of_ = std::move(*split);
   std::vector<uint32_t> part(items.size(), 0);
@@ -24,7 +24,7 @@ void BatchJob::Partition(const ItemKeys& items) {
     for (uint32_t i : items_of_[g]) part[i] = g;
   std::vector<uint32_t> node_of(part.size());
   for (size_t i = 0; i < part.size(); ++i) node_of[i] = part[i] / config_.workers;
-  partition_info_ = {{"method", config_.partition},
+  partition_info_ = {{"method", method},
                      {"worker_locality", AccessLocality(items, part, parts)},
                      {"node_locality", AccessLocality(items, node_of, config_.nodes)}};
   stats_.assign(parts, std::vector<BatchStats>(config_.epochs));

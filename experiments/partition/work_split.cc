@@ -5,8 +5,16 @@
 namespace augur {
 
 Status CheckPartitionMethod(const std::string& method) {
-  if (method == "block" || ParsePartitionMethod(method).ok()) return Status::Ok();
-  return Status::Error("--partition '" + method + "' is unknown (expected random|graph|block)");
+  if (method == "auto" || method == "block" || ParsePartitionMethod(method).ok())
+    return Status::Ok();
+  return Status::Error("--partition '" + method +
+                       "' is unknown (expected auto|random|graph|block)");
+}
+
+std::string ResolvePartition(const std::string& method, const std::string& workload,
+                             bool parameter_server) {
+  if (method != "auto") return method;
+  return parameter_server && workload == "mf" ? "block" : "random";
 }
 
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,

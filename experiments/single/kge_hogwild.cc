@@ -27,7 +27,8 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   }
   const uint32_t threads = config.workers;
   Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+      SplitWork(task.PartitionKeys(), threads,
+                ResolvePartition(config.partition, config.workload, false), config.seed);
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 

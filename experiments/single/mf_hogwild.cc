@@ -19,7 +19,8 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
     task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
   const uint32_t threads = config.workers;
   Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+      SplitWork(task.PartitionKeys(), threads,
+                ResolvePartition(config.partition, config.workload, false), config.seed);
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 

@@ -17,7 +17,8 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
   }
   const uint32_t threads = config.workers;
   Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads, config.partition, config.seed);
+      SplitWork(task.PartitionKeys(), threads,
+                ResolvePartition(config.partition, config.workload, false), config.seed);
   if (!split.ok()) return split.status();
   std::vector<std::vector<uint32_t>> mine = std::move(*split);
   for (std::vector<uint32_t>& items : mine)

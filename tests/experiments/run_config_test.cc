@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "experiments/partition/work_split.h"
+
 namespace augur {
 namespace {
 
@@ -14,27 +16,26 @@ TEST_CASE("the default policy is adaptive", "[config]") {
   CHECK(c.ToJson()["policy"] == "adaptive");
 }
 
-TEST_CASE("the default partition blocks mf and splits the others at random", "[config]") {
+TEST_CASE("the default partition blocks mf on the PS and splits the rest at random", "[config]") {
   RunConfig c;
   CHECK(c.partition == "auto");
-  c.workload = "mf";
-  REQUIRE(c.Validate().ok());
-  CHECK(c.partition == "block");
-  CHECK(c.ToJson()["partition"] == "block");
-  for (const char* workload : {"kge", "wv", "zipf"}) {
-    RunConfig o;
-    o.workload = workload;
-    REQUIRE(o.Validate().ok());
-    CHECK(o.partition == "random");
+  for (const char* workload : {"mf", "kge", "wv", "zipf"}) {
+    c.workload = workload;
+    CHECK(c.Validate().ok());
   }
-  RunConfig chosen;  // an explicit choice stays
-  chosen.workload = "mf";
-  chosen.partition = "random";
-  REQUIRE(chosen.Validate().ok());
-  CHECK(chosen.partition == "random");
+  CHECK(ResolvePartition("auto", "mf", /*parameter_server=*/true) == "block");
+  CHECK(ResolvePartition("auto", "mf", /*parameter_server=*/false) == "random");
+  for (const char* workload : {"kge", "wv", "zipf"}) {
+    CHECK(ResolvePartition("auto", workload, true) == "random");
+    CHECK(ResolvePartition("auto", workload, false) == "random");
+  }
+  CHECK(ResolvePartition("graph", "mf", true) == "graph");  // an explicit choice stays
+  CHECK(ResolvePartition("random", "mf", true) == "random");
   RunConfig wrong;
   wrong.workload = "kge";
   wrong.partition = "block";
+  CHECK_FALSE(wrong.Validate().ok());
+  wrong.partition = "blocks";
   CHECK_FALSE(wrong.Validate().ok());
 }
 
