@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "backends/loopback/network_model.h"
 #include "core/base/status.h"
-#include "core/testing/network_model.h"
 #include "experiments/config/workload_options.h"
 #include "experiments/workloads/zipf_workload.h"
 

@@ -1,4 +1,4 @@
-#include "core/testing/virtual_scheduler.h"
+#include "backends/loopback/virtual_scheduler.h"
 
 #include "core/base/check.h"
 

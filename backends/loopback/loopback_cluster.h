@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/loopback/network_model.h"
+#include "backends/loopback/virtual_scheduler.h"
 #include "core/base/status.h"
 #include "core/protocol/node.h"
-#include "core/testing/network_model.h"
-#include "core/testing/virtual_scheduler.h"
 
 namespace augur {
 

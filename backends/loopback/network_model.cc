@@ -1,4 +1,4 @@
-#include "core/testing/network_model.h"
+#include "backends/loopback/network_model.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/testing/loopback_cluster.h"
+#include "backends/loopback/loopback_cluster.h"
 
 #include <memory>
 
