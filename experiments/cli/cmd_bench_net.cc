@@ -19,6 +19,7 @@
 #include "backends/tcp/handshake.h"
 #include "backends/tcp/raw_ping_pong.h"
 #include "backends/tcp/tcp_runtime.h"
+#include "backends/tcp/tcp_transport.h"
 #include "core/codec/codec.h"
 #include "experiments/cli/command.h"
 

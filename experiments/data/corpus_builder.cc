@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "experiments/data/line_reader.h"
 #include "experiments/data/text_corpus.h"

@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/base/rng.h"

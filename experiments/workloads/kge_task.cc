@@ -1,5 +1,7 @@
 #include "experiments/workloads/kge_task.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
 

@@ -1,6 +1,7 @@
 #include "experiments/workloads/mf_task.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
 

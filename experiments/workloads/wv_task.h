@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <vector>
 
