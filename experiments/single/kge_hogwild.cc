@@ -1,9 +1,9 @@
 #include "experiments/single/kge_hogwild.h"
 
-#include "experiments/jobs/divergence_guard.h"
 #include "experiments/models/vector_update.h"
 #include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
+#include "experiments/single/hogwild_epochs.h"
 
 namespace augur {
 
@@ -31,55 +31,34 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 
-  RunResult result;
-  result.backend = "single";
-  nlohmann::json losses = nlohmann::json::array();
-  nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
-  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
-  for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
-    std::vector<double> loss(threads, 0.0);
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu = RunThreads(threads, [&](uint32_t t) {
-      Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
-      ExampleGrads grads(row, task.options().negatives + 3);
-      std::vector<uint32_t> negs(task.options().negatives);
-      double sum = 0;
-      for (uint32_t i : mine[t]) {
-        task.DrawNegatives(rng, negs.data());
-        grads.Clear();
-        sum += task.AddExampleGradients(
-            data.train[i], negs.data(), [&](Key k) { return &values[index(k) * row]; },
-            [&](Key k) { return grads.Row(k); });
-        for (size_t j = 0; j < grads.size(); ++j) {
-          const size_t at = index(grads.key(j)) * row;
-          ApplyUpdateVectorized(opt, &values[at], opt.StateRows() ? &state[at] : nullptr,
-                                grads.grad(j), row);
-        }
+  HogwildEpochs epochs;
+  epochs.samples_per_epoch = data.train.size();
+  epochs.train = [&](uint32_t epoch, uint32_t t, double* loss, uint64_t*) {
+    Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
+    ExampleGrads grads(row, task.options().negatives + 3);
+    std::vector<uint32_t> negs(task.options().negatives);
+    double sum = 0;
+    for (uint32_t i : mine[t]) {
+      task.DrawNegatives(rng, negs.data());
+      grads.Clear();
+      sum += task.AddExampleGradients(
+          data.train[i], negs.data(), [&](Key k) { return &values[index(k) * row]; },
+          [&](Key k) { return grads.Row(k); });
+      for (size_t j = 0; j < grads.size(); ++j) {
+        const size_t at = index(grads.key(j)) * row;
+        ApplyUpdateVectorized(opt, &values[at], opt.StateRows() ? &state[at] : nullptr,
+                              grads.grad(j), row);
       }
-      loss[t] = sum;
-    });
-    result.epoch_seconds.push_back(SecondsSince(start));
-    cpu_seconds.push_back(cpu);
-    double total = 0;
-    for (double l : loss) total += l;
-    losses.push_back(total / static_cast<double>(data.train.size()));
-    if (!guard.Observe(epoch, losses.back().get<double>())) break;  // diverged: stop
-  }
-  for (double s : result.epoch_seconds) result.total_seconds += s;
-  result.extra["epoch_cpu_seconds"] = cpu_seconds;
-  result.samples = uint64_t{result.epoch_seconds.size()} * data.train.size();
-  result.extra["train_loss_per_epoch"] = losses;
-  result.extra["diverged"] = guard.diverged();
-  if (guard.diverged()) {
-    result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
-  } else {  // a diverged model is not evaluated
-    const auto eval_start = std::chrono::steady_clock::now();
-    result.extra["quality"] =
-        task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
-    result.extra["eval_seconds"] = SecondsSince(eval_start);
-  }
-  result.wall_seconds = SecondsSince(wall_start);
-  return result;
+    }
+    *loss = sum;
+  };
+  epochs.mean = [&](double loss, uint64_t) {
+    return loss / static_cast<double>(data.train.size());
+  };
+  epochs.evaluate = [&] {
+    return task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
+  };
+  return RunHogwildEpochs(config, epochs, wall_start);
 }
 
 }  // namespace augur

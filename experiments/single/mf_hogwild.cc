@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "experiments/jobs/divergence_guard.h"
 #include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
+#include "experiments/single/hogwild_epochs.h"
 
 namespace augur {
 
@@ -23,45 +23,24 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 
-  RunResult result;
-  result.backend = "single";
-  nlohmann::json losses = nlohmann::json::array();
-  nlohmann::json mse = nlohmann::json::array();          // as the PS job's train_loss_per_epoch
-  nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
-  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
-  for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
-    std::vector<double> se(threads, 0.0);
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu = RunThreads(threads, [&](uint32_t t) {
-      double sum = 0;
-      for (uint32_t i : mine[t]) {
-        const Rating& x = data.train[i];
-        sum += task.TrainRating(x, &rows[size_t{x.row} * k], &cols[size_t{x.col} * k]);
-      }
-      se[t] = sum;
-    });
-    result.epoch_seconds.push_back(SecondsSince(start));
-    cpu_seconds.push_back(cpu);
-    double total = 0;
-    for (double s : se) total += s;
-    mse.push_back(total / static_cast<double>(data.train.size()));
-    losses.push_back(std::sqrt(mse.back().get<double>()));
-    if (!guard.Observe(epoch, mse.back().get<double>())) break;  // diverged: stop
-  }
-  for (double s : result.epoch_seconds) result.total_seconds += s;
-  result.extra["epoch_cpu_seconds"] = cpu_seconds;
-  result.samples = uint64_t{result.epoch_seconds.size()} * data.train.size();
-  result.extra["train_rmse_per_epoch"] = losses;
-  result.extra["train_loss_per_epoch"] = mse;
-  result.extra["diverged"] = guard.diverged();
-  if (guard.diverged()) {
-    result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
-  } else {  // a diverged model is not evaluated
-    const auto eval_start = std::chrono::steady_clock::now();
-    result.extra["quality"] = task.Evaluate(rows.data(), cols.data());
-    result.extra["eval_seconds"] = SecondsSince(eval_start);
-  }
-  result.wall_seconds = SecondsSince(wall_start);
+  HogwildEpochs epochs;
+  epochs.samples_per_epoch = data.train.size();
+  epochs.train = [&](uint32_t, uint32_t t, double* loss, uint64_t*) {
+    double sum = 0;
+    for (uint32_t i : mine[t]) {
+      const Rating& x = data.train[i];
+      sum += task.TrainRating(x, &rows[size_t{x.row} * k], &cols[size_t{x.col} * k]);
+    }
+    *loss = sum;
+  };
+  // The mean squared error, as the PS job's train_loss_per_epoch.
+  epochs.mean = [&](double se, uint64_t) { return se / static_cast<double>(data.train.size()); };
+  epochs.evaluate = [&] { return task.Evaluate(rows.data(), cols.data()); };
+  RunResult result = RunHogwildEpochs(config, epochs, wall_start);
+  nlohmann::json rmse = nlohmann::json::array();
+  for (const nlohmann::json& mse : result.extra["train_loss_per_epoch"])
+    rmse.push_back(std::sqrt(mse.get<double>()));
+  result.extra["train_rmse_per_epoch"] = rmse;
   return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
+#include "experiments/models/row_init.h"
 
 namespace augur {
 
@@ -36,9 +37,7 @@ OptimizerConfig KgeTask::Optimizer() const {
 }
 
 void KgeTask::InitRow(Key key, std::span<float> row) const {
-  Rng rng(DeriveSeed(seed_, key, 0x1417));
-  const float s = options_.init_scale;
-  for (float& x : row) x = static_cast<float>((2.0 * rng.Uniform() - 1.0) * s);
+  InitUniformRow(seed_, key, options_.init_scale, row);
 }
 
 ItemKeys KgeTask::PartitionKeys() const {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "experiments/models/row_init.h"
 
 namespace augur {
 
@@ -42,9 +43,7 @@ OptimizerConfig MfTask::Optimizer() const {
 }
 
 void MfTask::InitRow(Key key, std::span<float> row) const {
-  Rng rng(DeriveSeed(seed_, key, 0x1417));
-  const float s = options_.init_scale;
-  for (float& x : row) x = static_cast<float>((2.0 * rng.Uniform() - 1.0) * s);
+  InitUniformRow(seed_, key, options_.init_scale, row);
 }
 
 ItemKeys MfTask::PartitionKeys() const {

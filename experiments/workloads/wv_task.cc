@@ -7,6 +7,7 @@
 
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
+#include "experiments/models/row_init.h"
 
 namespace augur {
 
@@ -76,9 +77,7 @@ void WvTask::InitRow(Key key, std::span<float> row) const {
     std::fill(row.begin(), row.end(), 0.0f);
     return;
   }
-  Rng rng(DeriveSeed(seed_, key, 0x1417));
-  const double s = 0.5 / dim();
-  for (float& x : row) x = static_cast<float>((2.0 * rng.Uniform() - 1.0) * s);
+  InitUniformRow(seed_, key, 0.5 / dim(), row);
 }
 
 ItemKeys WvTask::PartitionKeys() const {

@@ -20,12 +20,14 @@ constexpr uint32_t kDim = 4;
 
 struct Cluster {
   Cluster(uint32_t nodes, uint32_t workers, const std::string& policy) {
-    const uint16_t port = FreePort();
+    ListeningSocket listener = FreePort();
+    const uint16_t port = listener.port();
     for (uint32_t r = 0; r < nodes; ++r) {
       TcpOptions o;
       o.rank = r;
       o.nodes = nodes;
       o.coordinator_port = port;
+      if (r == 0) o.coordinator_listen_fd = listener.Release();
       o.cluster_id = "stress-test";
       o.secret = std::vector<uint8_t>(32, 0x17);
       o.peer_timeout_seconds = 60;
