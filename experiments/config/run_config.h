@@ -13,7 +13,7 @@
 #include "backends/loopback/network_model.h"
 #include "core/base/status.h"
 #include "experiments/config/workload_options.h"
-#include "experiments/workloads/zipf_workload.h"
+#include "experiments/zipf/zipf_workload.h"
 
 namespace augur {
 
