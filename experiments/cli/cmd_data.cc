@@ -177,7 +177,7 @@ int RunMf(MfFlags f, const CLI::App& app) {
 
 }  // namespace
 
-// `augur data ctr` (issue 21): the generated click-through data set.
+// `augur data ctr`: the generated click-through data set.
 int RunCtr(const CtrOptions& o, const std::string& out) {
   if (Status s = ValidateCtrOptions(o); !s.ok()) return UsageError(s.message());
   if (int rc = WriteStaged(out, [&](const std::string& tmp) { return WriteCtrDataset(o, tmp); }))

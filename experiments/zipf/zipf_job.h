@@ -1,5 +1,5 @@
 // ZipfJob: runs the synthetic ZipfWorkload as a Job, with optional verification
-// and consistent checkpoints / resume (issue 7).
+// and consistent checkpoints / resume.
 //
 // Metrics are snapshotted per node at the end of training (between two
 // barriers), so the verification traffic is not counted.

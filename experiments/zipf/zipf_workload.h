@@ -1,4 +1,4 @@
-// ZipfWorkload: the synthetic sparse workload (issue 2, REFERENCE §5 in miniature).
+// ZipfWorkload: the synthetic sparse workload (REFERENCE §5 in miniature).
 //
 // Every worker trains on a deterministic stream of mini-batches of
 // `batch_size` key accesses over `keys` logical keys (scattered over the whole
@@ -49,7 +49,7 @@ struct ZipfOptions {
   uint64_t seed = 1;
   // Modelled compute per key access (charged via Worker::Compute).
   double compute_seconds_per_key = 50e-9;
-  // Resume from a checkpoint (issue 7): epochs already done, and the shape
+  // Resume from a checkpoint: epochs already done, and the shape
   // (nodes x workers per node) of the run that did them; 0 = this run's shape.
   uint32_t start_epoch = 0;
   uint32_t prior_nodes = 0;

@@ -1,4 +1,4 @@
-// Importers of the user's own data (issue 17): KG triples of names, ratings
+// Importers of the user's own data: KG triples of names, ratings
 // (MatrixMarket, CSV/TSV with or without a header, MovieLens csv and dat),
 // plain text, and the staged output directory. Good files give the expected
 // ids and counts; a bad line gives FILE:LINE; a failed import leaves no

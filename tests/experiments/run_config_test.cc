@@ -1,4 +1,4 @@
-// RunConfig (issue 17): the default policy, and result.json's config showing
+// RunConfig: the default policy, and result.json's config showing
 // only what applies to the chosen backend and workload. Unit label: fast.
 #include "experiments/config/run_config.h"
 
