@@ -4,7 +4,7 @@
 
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
-#include "experiments/models/row_init.h"
+#include "experiments/models/task_rows.h"
 
 namespace augur {
 
@@ -22,18 +22,12 @@ KgeTask::KgeTask(KgDataset data, KgeOptions options, uint64_t seed)
     : data_(std::move(data)), options_(options), seed_(seed), evaluator_(data_) {}
 
 ValueLayout KgeTask::Layout() const {
-  Result<ValueLayout> l = ValueLayout::Create(
-      row_length(), {{0, data_.num_entities(), row_length()},
-                     {kRelationKeyBase, kRelationKeyBase + data_.num_relations(), row_length()}});
-  AUGUR_CHECK(l.ok(), "kge layout: %s", l.status().message().c_str());
-  return *l;
+  return TwoRangeLayout("kge", row_length(), data_.num_entities(), kRelationKeyBase,
+                        data_.num_relations());
 }
 
 OptimizerConfig KgeTask::Optimizer() const {
-  OptimizerConfig o;
-  o.kind = OptimizerKind::kAdaGrad;
-  o.learning_rate = options_.learning_rate;
-  return o;
+  return TaskOptimizer(OptimizerKind::kAdaGrad, options_.learning_rate);
 }
 
 void KgeTask::InitRow(Key key, std::span<float> row) const {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
-#include "experiments/models/row_init.h"
+#include "experiments/models/task_rows.h"
 
 namespace augur {
 
@@ -29,17 +29,11 @@ MfTask::MfTask(MfDataset data, MfOptions options, uint64_t seed)
     : data_(std::move(data)), options_(options), seed_(seed) {}
 
 ValueLayout MfTask::Layout() const {
-  Result<ValueLayout> l = ValueLayout::Create(
-      rank(), {{0, data_.rows, rank()}, {kColumnKeyBase, kColumnKeyBase + data_.cols, rank()}});
-  AUGUR_CHECK(l.ok(), "mf layout: %s", l.status().message().c_str());
-  return *l;
+  return TwoRangeLayout("mf", rank(), data_.rows, kColumnKeyBase, data_.cols);
 }
 
 OptimizerConfig MfTask::Optimizer() const {
-  OptimizerConfig o;
-  o.kind = OptimizerKind::kSgd;
-  o.learning_rate = options_.learning_rate;
-  return o;
+  return TaskOptimizer(OptimizerKind::kSgd, options_.learning_rate);
 }
 
 void MfTask::InitRow(Key key, std::span<float> row) const {

@@ -9,7 +9,7 @@
 #include "experiments/cli/tcp_flags.h"
 #include "experiments/jobs/management_options.h"
 #include "experiments/launch/launch_env.h"
-#include "experiments/models/row_init.h"
+#include "experiments/models/task_rows.h"
 
 namespace augur {
 

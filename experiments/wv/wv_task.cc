@@ -7,7 +7,7 @@
 
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
-#include "experiments/models/row_init.h"
+#include "experiments/models/task_rows.h"
 
 namespace augur {
 
@@ -59,17 +59,11 @@ WvTask::WvTask(TextCorpus corpus, WvOptions options, uint64_t seed)
 
 ValueLayout WvTask::Layout() const {
   const uint32_t v = corpus_.vocab_size();
-  Result<ValueLayout> l =
-      ValueLayout::Create(dim(), {{0, v, dim()}, {kOutputKeyBase, kOutputKeyBase + v, dim()}});
-  AUGUR_CHECK(l.ok(), "wv layout: %s", l.status().message().c_str());
-  return *l;
+  return TwoRangeLayout("wv", dim(), v, kOutputKeyBase, v);
 }
 
 OptimizerConfig WvTask::Optimizer() const {
-  OptimizerConfig o;
-  o.kind = OptimizerKind::kSgd;
-  o.learning_rate = options_.learning_rate;
-  return o;
+  return TaskOptimizer(OptimizerKind::kSgd, options_.learning_rate);
 }
 
 void WvTask::InitRow(Key key, std::span<float> row) const {
