@@ -139,8 +139,8 @@ void ZipfJob::RunWorker(Worker& w) {
   if (resume_.has_value()) Restore(w);
   ZipfWorkload::EpochEnd on_epoch_end;
   if (config_.checkpoint_every > 0) {
-    on_epoch_end = [this](Worker& w, uint32_t epochs_done) {
-      if (epochs_done % config_.checkpoint_every == 0) Checkpoint(w, epochs_done);
+    on_epoch_end = [this](Worker& worker, uint32_t epochs_done) {
+      if (epochs_done % config_.checkpoint_every == 0) Checkpoint(worker, epochs_done);
     };
   }
   workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
