@@ -3,6 +3,7 @@
 #include "experiments/config/run_config.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 namespace augur {
 namespace {

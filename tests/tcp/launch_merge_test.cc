@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "experiments/launch/hostfile.h"
 #include "experiments/launch/result_merge.h"
