@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job (issue 6): installs what is missing, builds augur, and then
+# The main job: installs what is missing, builds augur, and then
 #   1. prepares the WordNet knowledge graph (Debian's wordnet-base) into results/demo/wordnet;
 #   2. trains KGE (ComplEx) on all of WordNet to a real model (test MRR about 0.4-0.5 after
 #      4 epochs) with classic and adaptive at 8 nodes x 4 workers in the SimGrid

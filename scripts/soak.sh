@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (issue 7): for MINUTES minutes, 4 `augur run` processes x 2 worker
+# Soak test: for MINUTES minutes, 4 `augur run` processes x 2 worker
 # threads (augur launch --local 4) train the zipf workload under relocation
 # storms (policies relocate and adaptive on the hot and mixed patterns), a
 # random rank is killed (SIGKILL) at a random time after a checkpoint, and the

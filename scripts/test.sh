@@ -27,7 +27,7 @@ log "Python tests (pytest: the augur module in build/python, tiny sizes)"
 AUGUR_BUILD_DIR=build /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 
 log "sanitizer build (build-asan/, address+undefined)"
-AUGUR_TARGETS=augur_tests build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+AUGUR_TARGETS="augur_core_tests augur_tests" build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DAUGUR_SANITIZE=address,undefined -DAUGUR_WERROR=OFF
 log "unit and scenario tests under ASan+UBSan"
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L unit --timeout 900

@@ -7,7 +7,7 @@
 // values; the file functions touch only the named path.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "core/base/status.h"

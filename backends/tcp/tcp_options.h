@@ -19,6 +19,11 @@ struct TcpOptions {
   // Rank 0 listens here; every other rank dials it first.
   std::string coordinator_host = "127.0.0.1";
   uint16_t coordinator_port = 29500;
+  // Rank 0 only: a socket already bound to coordinator_port and listening
+  // (ListenOnFreePort, backends/tcp/free_port.h), which the transport takes over
+  // instead of binding the port itself, so no other process can take the port
+  // between the pick and the bind. -1: bind coordinator_port.
+  int coordinator_listen_fd = -1;
   // Address to listen on; empty: the coordinator host on rank 0, else
   // 127.0.0.1 when the coordinator is on loopback, else 0.0.0.0.
   std::string bind_host;

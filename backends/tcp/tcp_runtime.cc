@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "backends/tcp/tcp_transport.h"
+
 namespace augur::tcp {
 
 namespace {
@@ -38,27 +40,44 @@ class TcpParker final : public Parker {
 
 }  // namespace
 
+class TcpRuntime::Delivery final : public TcpTransport::Receiver {
+ public:
+  explicit Delivery(TcpRuntime& runtime) : runtime_(runtime) {}
+  Status OnData(NodeId from, std::span<const uint8_t> frame) override {
+    return runtime_.OnData(from, frame);
+  }
+
+ private:
+  TcpRuntime& runtime_;
+};
+
 TcpRuntime::TcpRuntime(TcpOptions options)
-    : start_(std::chrono::steady_clock::now()), transport_(std::move(options), *this) {}
+    : start_(std::chrono::steady_clock::now()),
+      delivery_(std::make_unique<Delivery>(*this)),
+      transport_(std::make_unique<TcpTransport>(std::move(options), *delivery_)) {}
 
 TcpRuntime::~TcpRuntime() = default;
 
+NodeId TcpRuntime::self() const { return transport_->options().rank; }
+uint32_t TcpRuntime::num_nodes() const { return transport_->options().nodes; }
+size_t TcpRuntime::MaxFrameBytes() const { return transport_->options().max_frame_bytes; }
+
 Status TcpRuntime::Start(Node* node) {
   node_ = node;
-  return transport_.Start();
+  return transport_->Start();
 }
 
 Status TcpRuntime::Finish() {
-  Status s = transport_.Finish();
+  Status s = transport_->Finish();
   // A sync timer may still be pending on the I/O thread: from here on it
   // finds the node gone (the Node may be destroyed before this runtime).
-  std::lock_guard<std::mutex> g(transport_.handler_mutex());
+  std::lock_guard<std::mutex> g(transport_->handler_mutex());
   finished_ = true;
   return s;
 }
 
 void TcpRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
-  transport_.Send(to, std::move(frame));
+  transport_->Send(to, std::move(frame));
 }
 
 double TcpRuntime::Now() {
@@ -68,20 +87,20 @@ double TcpRuntime::Now() {
 void TcpRuntime::Compute(double /*seconds*/) {}
 
 void TcpRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
-  asio::io_context& io = transport_.io();
+  asio::io_context& io = transport_->io();
   asio::post(io, [this, &io, delay_seconds, timer_id] {
     auto timer = std::make_shared<asio::steady_timer>(
         io, std::chrono::nanoseconds(static_cast<int64_t>(delay_seconds * 1e9)));
     timer->async_wait([this, timer, timer_id](const asio::error_code& ec) {
       if (ec) return;
-      std::lock_guard<std::mutex> g(transport_.handler_mutex());
+      std::lock_guard<std::mutex> g(transport_->handler_mutex());
       if (!finished_) node_->OnTimer(timer_id);
     });
   });
 }
 
 std::unique_ptr<Mutex> TcpRuntime::NewMutex() { return std::make_unique<StdMutex>(); }
-std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<TcpParker>(transport_); }
+std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<TcpParker>(*transport_); }
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {
   if (finished_) return Status::Ok();  // under the handler mutex, as every delivery

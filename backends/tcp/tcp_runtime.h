@@ -10,6 +10,8 @@
 // Finish(); the Node must outlive the runtime's I/O thread (destroy the
 // runtime first, or call Finish(): after it no message or timer reaches the
 // Node).
+// Asio stays out of this header: the transport is held by pointer (include
+// backends/tcp/tcp_transport.h to call transport()).
 #pragma once
 
 #include <chrono>
@@ -17,13 +19,14 @@
 #include <vector>
 
 #include "backends/tcp/tcp_options.h"
-#include "backends/tcp/tcp_transport.h"
 #include "core/protocol/node.h"
 #include "core/runtime/runtime.h"
 
 namespace augur::tcp {
 
-class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
+class TcpTransport;
+
+class TcpRuntime final : public Runtime {
  public:
   explicit TcpRuntime(TcpOptions options);
   ~TcpRuntime() override;
@@ -32,12 +35,12 @@ class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
   Status Start(Node* node);
   // After every local worker returned: goodbye/drain (see tcp_transport.h).
   Status Finish();
-  TcpTransport& transport() { return transport_; }
+  TcpTransport& transport() { return *transport_; }
 
-  NodeId self() const override { return transport_.options().rank; }
-  uint32_t num_nodes() const override { return transport_.options().nodes; }
+  NodeId self() const override;
+  uint32_t num_nodes() const override;
   void Send(NodeId to, std::vector<uint8_t> frame) override;
-  size_t MaxFrameBytes() const override { return transport_.options().max_frame_bytes; }
+  size_t MaxFrameBytes() const override;
   double Now() override;
   void Compute(double seconds) override;
   void SetTimer(double delay_seconds, uint64_t timer_id) override;
@@ -45,12 +48,14 @@ class TcpRuntime final : public Runtime, private TcpTransport::Receiver {
   std::unique_ptr<Parker> NewParker() override;
 
  private:
-  Status OnData(NodeId from, std::span<const uint8_t> frame) override;
+  class Delivery;  // the transport's Receiver: frames to node_ until finished_
+  Status OnData(NodeId from, std::span<const uint8_t> frame);
 
   const std::chrono::steady_clock::time_point start_;
   Node* node_ = nullptr;   // set by Start, before the I/O thread or a worker reads it
   bool finished_ = false;  // Finish() returned; guarded by the transport's handler mutex
-  TcpTransport transport_;
+  std::unique_ptr<Delivery> delivery_;
+  std::unique_ptr<TcpTransport> transport_;
 };
 
 }  // namespace augur::tcp

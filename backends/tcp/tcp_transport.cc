@@ -93,6 +93,14 @@ Status TcpTransport::Listen() {
   }
   const uint16_t port = options_.rank == 0 ? options_.coordinator_port : 0;
   asio::error_code ec;
+  if (options_.rank == 0 && options_.coordinator_listen_fd >= 0) {  // bound by the caller
+    acceptor_.assign(asio::ip::tcp::v4(), options_.coordinator_listen_fd, ec);
+    if (ec) return Status::Error("cannot take over the coordinator socket: " + ec.message());
+    const asio::ip::address a = acceptor_.local_endpoint().address();
+    advertised_.host = a.is_unspecified() ? "" : a.to_string();
+    advertised_.port = acceptor_.local_endpoint().port();
+    return Status::Ok();
+  }
   asio::ip::tcp::resolver resolver(io_);
   auto results = resolver.resolve(host, std::to_string(port), ec);
   if (ec || results.empty()) {

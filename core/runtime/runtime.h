@@ -2,9 +2,9 @@
 //
 // This is the boundary of core/ (DESIGN.md §1). One Runtime per node, injected
 // into the Node; never looked up globally. Three implementations:
-//   core/testing/  loopback: many nodes in one process, virtual clock, seeded order
-//   backends/tcp/  real threads, sockets, wall clock
-//   simulator/     SimGrid actors, mailboxes, simulated clock
+//   backends/loopback/  many nodes in one process, virtual clock, seeded order
+//   backends/tcp/       real threads, sockets, wall clock
+//   simulator/          SimGrid actors, mailboxes, simulated clock
 //
 // Contract for implementations:
 // - Send() never blocks on the network and never calls back into the Node

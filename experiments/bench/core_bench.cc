@@ -14,9 +14,9 @@
 #include <memory>
 #include <vector>
 
+#include "backends/loopback/loopback_cluster.h"
 #include "core/base/rng.h"
 #include "core/codec/codec.h"
-#include "core/testing/loopback_cluster.h"
 
 namespace augur {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "core/base/rng.h"
 #include "core/store/optimizer.h"
-#include "experiments/models/complex_model.h"
-#include "experiments/models/mf_model.h"
-#include "experiments/models/sgns_model.h"
+#include "experiments/kge/complex_model.h"
+#include "experiments/mf/mf_model.h"
 #include "experiments/models/vector_update.h"
+#include "experiments/wv/sgns_model.h"
 
 namespace augur {
 namespace {

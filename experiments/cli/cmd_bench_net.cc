@@ -16,9 +16,11 @@
 #include <memory>
 #include <thread>
 
+#include "backends/tcp/free_port.h"
 #include "backends/tcp/handshake.h"
 #include "backends/tcp/raw_ping_pong.h"
 #include "backends/tcp/tcp_runtime.h"
+#include "backends/tcp/tcp_transport.h"
 #include "core/codec/codec.h"
 #include "experiments/cli/command.h"
 
@@ -140,9 +142,12 @@ int BenchNet(const BenchFlags& f) {
   const uint16_t raw_port = raw.local_endpoint().port();
   const uint16_t raw64_port = raw64.local_endpoint().port();
   uint16_t port = f.port;
+  tcp::ListeningSocket coordinator;  // taken over by rank 0, the forked child
   if (port == 0) {
-    asio::ip::tcp::acceptor probe(io, any_port);
-    port = probe.local_endpoint().port();
+    Result<tcp::ListeningSocket> l = tcp::ListenOnFreePort();
+    if (!l.ok()) return RunError(l.status().message());
+    coordinator = std::move(*l);
+    port = coordinator.port();
   }
   tcp::TcpOptions o;
   o.nodes = 2;
@@ -162,6 +167,7 @@ int BenchNet(const BenchFlags& f) {
       if (raw_status.ok()) raw_status = tcp::ServeRawPingPong(raw64, 64, 64);
     });
     o.rank = 0;
+    o.coordinator_listen_fd = coordinator.Release();
     Status unused;
     RunPullNode(f, o, nullptr, 0, &unused);
     raw_server.join();
@@ -171,6 +177,7 @@ int BenchNet(const BenchFlags& f) {
   }
   raw.close();
   raw64.close();
+  coordinator = tcp::ListeningSocket();
   auto raw_client =
       tcp::RawPingPongClient::Connect("127.0.0.1", raw_port, req_bytes, resp_bytes, 30);
   if (!raw_client.ok()) Die(raw_client.status().message(), child);

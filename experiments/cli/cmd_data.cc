@@ -11,18 +11,18 @@
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/data_help.h"
-#include "experiments/data/corpus_builder.h"
-#include "experiments/data/ctr_generator.h"
+#include "experiments/ctr/ctr_generator.h"
 #include "experiments/data/data_cache.h"
-#include "experiments/data/kg_dataset.h"
-#include "experiments/data/kg_import.h"
 #include "experiments/data/line_reader.h"
-#include "experiments/data/mf_dataset.h"
-#include "experiments/data/mf_import.h"
 #include "experiments/data/staged_dir.h"
-#include "experiments/data/text_corpus.h"
-#include "experiments/data/text_import.h"
-#include "experiments/data/wordnet_reader.h"
+#include "experiments/kge/kg_dataset.h"
+#include "experiments/kge/kg_import.h"
+#include "experiments/kge/wordnet_reader.h"
+#include "experiments/mf/mf_dataset.h"
+#include "experiments/mf/mf_import.h"
+#include "experiments/wv/corpus_builder.h"
+#include "experiments/wv/text_corpus.h"
+#include "experiments/wv/text_import.h"
 
 namespace augur {
 
@@ -177,7 +177,7 @@ int RunMf(MfFlags f, const CLI::App& app) {
 
 }  // namespace
 
-// `augur data ctr` (issue 21): the generated click-through data set.
+// `augur data ctr`: the generated click-through data set.
 int RunCtr(const CtrOptions& o, const std::string& out) {
   if (Status s = ValidateCtrOptions(o); !s.ok()) return UsageError(s.message());
   if (int rc = WriteStaged(out, [&](const std::string& tmp) { return WriteCtrDataset(o, tmp); }))

@@ -1,5 +1,6 @@
 #include "experiments/cli/result_summary.h"
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace augur {

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace augur {
 

@@ -14,7 +14,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/base/status.h"
 #include "experiments/config/run_config.h"

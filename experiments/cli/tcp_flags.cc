@@ -1,6 +1,7 @@
 #include "experiments/cli/tcp_flags.h"
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "backends/tcp/handshake.h"
 #include "core/config/units.h"

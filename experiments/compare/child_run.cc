@@ -1,7 +1,6 @@
 #include "experiments/compare/child_run.h"
 
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +9,8 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+
+#include "experiments/launch/spawn.h"
 
 namespace augur {
 
@@ -30,38 +31,18 @@ Result<ChildOutcome> RunChild(const std::vector<std::string>& args, const std::s
     close(log);
     return Status::Error("cannot write " + log_path + ": " + std::strerror(errno));
   }
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(self.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
+  std::vector<std::string> argv{self};
+  argv.insert(argv.end(), args.begin(), args.end());
   const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(log);
-    return Status::Error(std::string("fork failed: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    dup2(log, STDOUT_FILENO);
-    dup2(log, STDERR_FILENO);
-    execv(self.c_str(), argv.data());
-    const char msg[] = "augur compare: exec of this binary failed\n";
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-    (void)ignored;
-    _exit(127);
-  }
+  Result<pid_t> pid = SpawnProcess(argv, log);
   close(log);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return Status::Error(std::string("waitpid: ") + std::strerror(errno));
-  }
+  if (!pid.ok()) return pid.status();
+  Result<int> code = WaitProcess(*pid);
+  if (!code.ok()) return code.status();
   ChildOutcome out;
   out.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status)) {
-    out.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    out.exit_code = 128 + WTERMSIG(status);
-  }
+  out.exit_code = *code;
   return out;
 }
 

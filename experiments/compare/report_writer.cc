@@ -140,9 +140,9 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
     if (cfg.contains("sampling") &&
         (cfg.value("workload", "") == "kge" || cfg.value("workload", "") == "wv")) {
       const std::string name = cfg["sampling"].value("scheme", "");
-      if (Result<SampleScheme> s = ParseSampleScheme(name); s.ok())
-        out << "- negatives drawn with `--sampling " << name << "`: " << SampleSchemeFidelity(*s)
-            << ".\n";
+      if (Result<SampleScheme> scheme = ParseSampleScheme(name); scheme.ok())
+        out << "- negatives drawn with `--sampling " << name
+            << "`: " << SampleSchemeFidelity(*scheme) << ".\n";
     }
   }
   const CompareRecord* classic = Find(records, "classic", largest);

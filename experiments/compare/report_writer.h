@@ -4,7 +4,7 @@
 // Tables: epoch time, speed-up over the single-node baseline (and over the
 // same policy on one node), quality reached and its ratio to the baseline,
 // bytes sent per node, local-access share, relocations and replica syncs.
-// Goals (issue 6, item 7): the adaptive policy at 8 nodes x 4 workers
+// Goals: the adaptive policy at 8 nodes x 4 workers
 // reaches >= 6x (kge, mf) or >= 4x (wv) over the baseline with quality
 // within 2% of it; classic shows the inefficiency. The report states how far
 // each measured figure is from its goal and whether the run's setting is the

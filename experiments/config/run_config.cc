@@ -1,5 +1,7 @@
 #include "experiments/config/run_config.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/policy/policy.h"
 #include "core/sampling/sampling.h"
 #include "experiments/partition/work_split.h"

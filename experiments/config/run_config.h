@@ -7,13 +7,13 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
+#include "backends/loopback/network_model.h"
 #include "core/base/status.h"
-#include "core/testing/network_model.h"
 #include "experiments/config/workload_options.h"
-#include "experiments/workloads/zipf_workload.h"
+#include "experiments/zipf/zipf_workload.h"
 
 namespace augur {
 
@@ -58,7 +58,7 @@ struct RunConfig {
   uint32_t negatives = 0;                  // --negatives
   float learning_rate = 0;                 // --lr
   double compute_seconds_per_sample = -1;  // --compute-per-sample
-  // Checkpoints (issue 7; experiments/checkpoint): every `checkpoint_every`
+  // Checkpoints (experiments/checkpoint): every `checkpoint_every`
   // epochs into checkpoint_dir (0: never); resume_dir: restore and continue.
   std::string checkpoint_dir;
   uint32_t checkpoint_every = 0;

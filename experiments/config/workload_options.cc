@@ -1,5 +1,7 @@
 #include "experiments/config/workload_options.h"
 
+#include <nlohmann/json.hpp>
+
 namespace augur {
 
 namespace {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <functional>
 
-#include "experiments/data/kg_dataset.h"
-#include "experiments/data/text_corpus.h"
+#include "experiments/kge/kg_dataset.h"
+#include "experiments/wv/text_corpus.h"
 
 namespace augur {
 

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "core/testing/loopback_cluster.h"
+#include "backends/loopback/loopback_cluster.h"
 
 namespace augur {
 

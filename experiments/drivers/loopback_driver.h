@@ -1,4 +1,4 @@
-// RunOnLoopback: runs a Job on the in-process loopback runtime (core/testing).
+// RunOnLoopback: runs a Job on the in-process loopback runtime (backends/loopback).
 //
 // Epoch times are virtual (the analytic network model plus modelled compute);
 // wall_seconds is what the run took on this machine.

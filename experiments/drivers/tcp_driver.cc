@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/tcp/tcp_runtime.h"
+#include "backends/tcp/tcp_transport.h"
 
 namespace augur {
 

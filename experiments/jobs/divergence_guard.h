@@ -1,4 +1,4 @@
-// DivergenceGuard: recognises a training loss that ran away (issue 18).
+// DivergenceGuard: recognises a training loss that ran away.
 //
 // A loss diverged when it is NaN or infinite, or more than kGrowthLimit (10)
 // times the first loss observed. Observe() is fed a sequence of losses (the

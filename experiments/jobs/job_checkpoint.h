@@ -19,7 +19,7 @@
 // Threading: the collective functions run on every worker context at once.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "core/api/worker.h"

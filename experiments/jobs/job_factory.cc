@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "experiments/jobs/job.h"
-#include "experiments/jobs/kge_job.h"
-#include "experiments/jobs/mf_job.h"
-#include "experiments/jobs/wv_job.h"
-#include "experiments/jobs/zipf_job.h"
+#include "experiments/kge/kge_job.h"
+#include "experiments/mf/mf_job.h"
+#include "experiments/wv/wv_job.h"
+#include "experiments/zipf/zipf_job.h"
 
 namespace augur {
 

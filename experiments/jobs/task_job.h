@@ -1,5 +1,5 @@
 // TaskJob<Task>: a BatchJob whose model shape comes from a workload task
-// (workloads/kge_task.h, wv_task.h, mf_task.h): value layout, optimizer,
+// (kge/kge_task.h, wv_task.h, mf_task.h): value layout, optimizer,
 // initial rows, row length, batch size and modelled compute per item.
 // Subclasses add what differs per workload: the keys an item touches, the
 // training step and the evaluation.

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <optional>
 
+#include "experiments/launch/spawn.h"
+
 namespace augur {
 
 ProcessGroup::~ProcessGroup() {
@@ -28,26 +30,13 @@ Status ProcessGroup::Spawn(const std::string& label, const std::vector<std::stri
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return Status::Error(std::string("fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "augur launch: cannot execute %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
+  Result<pid_t> pid = SpawnProcess(argv, fds[1]);
   close(fds[1]);
-  children_.push_back(Child{label, pid, fds[0], "", -1});
+  if (!pid.ok()) {
+    close(fds[0]);
+    return pid.status();
+  }
+  children_.push_back(Child{label, *pid, fds[0], "", -1});
   return Status::Ok();
 }
 
@@ -96,10 +85,9 @@ std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
     bool running = false;
     for (Child& c : children_) {
       if (c.exit_code >= 0) continue;
-      int status = 0;
-      const pid_t r = waitpid(c.pid, &status, WNOHANG);
-      if (r == c.pid) {
-        c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      Result<int> code = WaitProcess(c.pid, /*block=*/false);
+      if (code.ok() && *code >= 0) {
+        c.exit_code = *code;
         if (c.exit_code != 0 && !first_failure) first_failure = Clock::now();
       } else {
         running = true;

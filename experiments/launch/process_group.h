@@ -1,7 +1,7 @@
 // ProcessGroup: child processes whose output is streamed with a label prefix.
 //
-// Each child runs argv (execvp) with stdout and stderr on one pipe; Wait()
-// copies their lines to our stdout as "[LABEL] line", reaps them, and, once one
+// Each child runs argv (SpawnProcess, launch/spawn.h: PATH is searched) with stdout and stderr on
+// one pipe; Wait() copies their lines to our stdout as "[LABEL] line", reaps them, and, once one
 // child has failed, kills the survivors after `kill_after_seconds` (they
 // should have stopped on their own by then: peer loss is detected within
 // --peer-timeout). Used by one thread.

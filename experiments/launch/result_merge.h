@@ -7,7 +7,7 @@
 // over ranks, and per-node arrays in rank order. Pure function.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <vector>
 
 #include "core/base/status.h"

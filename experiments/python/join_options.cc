@@ -9,6 +9,7 @@
 #include "experiments/cli/tcp_flags.h"
 #include "experiments/jobs/management_options.h"
 #include "experiments/launch/launch_env.h"
+#include "experiments/models/task_rows.h"
 
 namespace augur {
 
@@ -138,8 +139,7 @@ Result<JoinOptions> ParseJoinOptions(const JoinRequest& r) {
     const uint64_t seed = o.config.seed;
     // Seeded by the key, so a key's first value is the same wherever it is created.
     o.node.init = [scale, seed](Key key, std::span<float> value) {
-      Rng rng(DeriveSeed(seed, key, 0x1417));
-      for (float& v : value) v = static_cast<float>((2 * rng.Uniform() - 1) * scale);
+      InitUniformRow(seed, key, scale, value);
     };
   }
   if (Status s = ConfigureManagement(o.config, {}, &o.node); !s.ok()) return s;

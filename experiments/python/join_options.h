@@ -10,6 +10,7 @@
 // Pure apart from reading the environment and the secret file.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>

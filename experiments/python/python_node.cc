@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "backends/tcp/tcp_transport.h"
 #include "experiments/cli/tcp_flags.h"
 #include "experiments/report/run_result.h"
 

@@ -1,8 +1,8 @@
 #include "experiments/single/single_runner.h"
 
-#include "experiments/single/kge_hogwild.h"
-#include "experiments/single/mf_hogwild.h"
-#include "experiments/single/wv_hogwild.h"
+#include "experiments/kge/kge_hogwild.h"
+#include "experiments/mf/mf_hogwild.h"
+#include "experiments/wv/wv_hogwild.h"
 
 namespace augur {
 

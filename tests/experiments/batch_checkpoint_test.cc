@@ -1,4 +1,4 @@
-// Checkpoints of the batch workloads (issue 7) on the loopback backend: a
+// Checkpoints of the batch workloads on the loopback backend: a
 // run resumed from a checkpoint taken half-way reaches the quality of the
 // uninterrupted run (bit for bit on the same shape, where the random streams
 // continue; closely on another node count), the rows carry the optimizer

@@ -1,4 +1,4 @@
-// Checkpoints (issue 7): the format and files round trip; a checkpointed
+// Checkpoints: the format and files round trip; a checkpointed
 // loopback run resumed onto other node counts passes --verify (the sum
 // invariant over the pushes before and after the checkpoint); a corrupted or
 // mismatched checkpoint is refused with a message naming the file and problem.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `augur compare` end to end at tiny scale (issue 6). Usage: compare_cli_test.sh AUGUR CASE
+# `augur compare` end to end at tiny scale. Usage: compare_cli_test.sh AUGUR CASE
 #   sim      mf, 2 policies x nodes 1,2 in the simulator: results.csv has one row per run
 #            (baseline first) with speed-ups, report.md has its tables, both PNGs are drawn
 #   predict  tcp compare: calibrates, each TCP run has the simulator's prediction beside it;

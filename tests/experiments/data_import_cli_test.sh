@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `augur data kg|text|mf` on files this test writes itself, each trained for one
-# epoch with `augur single` (issue 17); bad files are exit code 2 with
+# epoch with `augur single`; bad files are exit code 2 with
 # FILE:LINE and leave no output directory; the new-user rough edges: `single`
 # refuses cluster flags, unknown flags name the subcommand's help, a plain
 # `augur sim` runs the adaptive policy. Usage: data_import_cli_test.sh AUGUR

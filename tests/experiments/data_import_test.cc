@@ -1,4 +1,4 @@
-// Importers of the user's own data (issue 17): KG triples of names, ratings
+// Importers of the user's own data: KG triples of names, ratings
 // (MatrixMarket, CSV/TSV with or without a header, MovieLens csv and dat),
 // plain text, and the staged output directory. Good files give the expected
 // ids and counts; a bad line gives FILE:LINE; a failed import leaves no
@@ -9,12 +9,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiments/data/corpus_builder.h"
-#include "experiments/data/kg_import.h"
-#include "experiments/data/mf_import.h"
 #include "experiments/data/staged_dir.h"
-#include "experiments/data/text_corpus.h"
-#include "experiments/data/text_import.h"
+#include "experiments/kge/kg_import.h"
+#include "experiments/mf/mf_import.h"
+#include "experiments/wv/corpus_builder.h"
+#include "experiments/wv/text_corpus.h"
+#include "experiments/wv/text_import.h"
 #include "tests/experiments/tiny_data.h"
 
 namespace augur {

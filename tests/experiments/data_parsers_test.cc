@@ -2,11 +2,11 @@
 // (errors must name FILE:LINE), round trips. Unit label: fast.
 #include <catch2/catch.hpp>
 
-#include "experiments/data/kg_dataset.h"
 #include "experiments/data/line_reader.h"
-#include "experiments/data/mf_dataset.h"
-#include "experiments/data/text_corpus.h"
-#include "experiments/data/wordnet_reader.h"
+#include "experiments/kge/kg_dataset.h"
+#include "experiments/kge/wordnet_reader.h"
+#include "experiments/mf/mf_dataset.h"
+#include "experiments/wv/text_corpus.h"
 #include "tests/experiments/tiny_data.h"
 
 namespace augur {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "core/testing/loopback_cluster.h"
+#include "backends/loopback/loopback_cluster.h"
 #include "experiments/config/run_config.h"
 #include "experiments/jobs/job.h"
 

@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "core/base/rng.h"
-#include "experiments/models/complex_model.h"
-#include "experiments/models/mf_model.h"
-#include "experiments/models/sgns_model.h"
-#include "experiments/workloads/alias_sampler.h"
+#include "experiments/kge/complex_model.h"
+#include "experiments/mf/mf_model.h"
+#include "experiments/wv/alias_sampler.h"
+#include "experiments/wv/sgns_model.h"
 
 namespace augur {
 namespace {

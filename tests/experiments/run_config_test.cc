@@ -1,8 +1,9 @@
-// RunConfig (issue 17): the default policy, and result.json's config showing
+// RunConfig: the default policy, and result.json's config showing
 // only what applies to the chosen backend and workload. Unit label: fast.
 #include "experiments/config/run_config.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "experiments/partition/work_split.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/base/rng.h"
-#include "experiments/data/kg_dataset.h"
-#include "experiments/data/mf_dataset.h"
+#include "experiments/kge/kg_dataset.h"
+#include "experiments/mf/mf_dataset.h"
 
 namespace augur::testing {
 

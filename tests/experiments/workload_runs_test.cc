@@ -4,12 +4,12 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "experiments/data/kg_dataset.h"
-#include "experiments/data/text_corpus.h"
 #include "experiments/drivers/loopback_driver.h"
 #include "experiments/jobs/job.h"
+#include "experiments/kge/kg_dataset.h"
 #include "experiments/single/single_runner.h"
-#include "experiments/workloads/wv_task.h"
+#include "experiments/wv/text_corpus.h"
+#include "experiments/wv/wv_task.h"
 #include "tests/experiments/tiny_data.h"
 
 namespace augur {

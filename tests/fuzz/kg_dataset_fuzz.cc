@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "experiments/data/kg_dataset.h"
+#include "experiments/kge/kg_dataset.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

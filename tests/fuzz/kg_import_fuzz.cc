@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "experiments/data/kg_import.h"
+#include "experiments/kge/kg_import.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "experiments/data/mf_dataset.h"
+#include "experiments/mf/mf_dataset.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "experiments/data/mf_import.h"
+#include "experiments/mf/mf_import.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

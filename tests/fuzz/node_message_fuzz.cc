@@ -1,5 +1,5 @@
 // Fuzz target: Node::OnMessage with arbitrary core frames from an
-// authenticated peer (issue 19). The first byte picks the node (its rank of
+// authenticated peer. The first byte picks the node (its rank of
 // three, its policy, its optimizer); the rest is a script of steps, each
 // [action u8][length u16 LE][bytes]: a frame from the peer (its src field
 // set to the peer, so mutations reach the handlers), a sync timer, or a

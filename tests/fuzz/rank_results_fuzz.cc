@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "experiments/launch/result_merge.h"
 #include "tests/fuzz/fuzz_files.h"

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "experiments/data/text_import.h"
+#include "experiments/wv/text_import.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "experiments/data/wordnet_reader.h"
+#include "experiments/kge/wordnet_reader.h"
 #include "tests/fuzz/fuzz_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoints in the simulator (issue 7): an 8-node simulated run checkpoints
+# Checkpoints in the simulator: an 8-node simulated run checkpoints
 # every epoch; its epoch-1 checkpoint resumes on 5 simulated nodes and on the
 # loopback runtime (3 nodes), both passing --verify. Usage: checkpoint_sim_test.sh AUGUR
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery in the simulator (issue 7): a 6-node simulated zipf run
+# Recovery in the simulator: a 6-node simulated zipf run
 # checkpoints every 2 epochs; node 2 is turned off (--fail-node) shortly
 # before the epoch-4 checkpoint is committed; the driver restarts the simulated cluster
 # from ckpt-2, finishes, passes --verify, and reports the lost work (epoch 3

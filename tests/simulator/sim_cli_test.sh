@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scenario tests of `augur sim` (issue 4). Usage: sim_cli_test.sh AUGUR CASE
+# Scenario tests of `augur sim`. Usage: sim_cli_test.sh AUGUR CASE
 #   verify       sum invariant (--verify) for 1, 3, 5 nodes (star), 6 (fat tree), 7 (dragonfly)
 #   determinism  two runs, same seed and config: identical result.json except wall fields
 #   nodes1024    1024 simulated nodes complete a tiny workload, verified

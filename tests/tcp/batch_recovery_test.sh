@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Failure recovery of a batch workload (issue 7): a 3-node TCP mf run
+# Failure recovery of a batch workload: a 3-node TCP mf run
 # checkpoints every epoch (whole rows: value and optimizer state); rank 2 is
 # killed (SIGKILL) after the second checkpoint; the survivors stop naming it;
 # the run resumes from the last checkpoint on 2 nodes (keys re-homed) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Messages larger than --max-frame-bytes are split by keys (issue 19): with
+# Messages larger than --max-frame-bytes are split by keys: with
 # the smallest limit (1024 bytes), sync rounds, refreshes, grants and pulls
 # of a zipf run over real TCP need many frames each, and the run still
 # verifies every key's exact sum (adaptive: hand-overs and pulls split, its

@@ -1,17 +1,19 @@
-// FreePort: a loopback port that was free a moment ago, for tests that start
-// TCP nodes in this process (bound to port 0, read back, released; another
-// process may take it in between, as with any such pick).
+// FreePort: a listening loopback socket on a port the kernel picked, for tests
+// that start TCP nodes in this process. Rank 0 takes the socket over
+// (TcpOptions::coordinator_listen_fd), so no other test can take the port in
+// between (backends/tcp/free_port.h).
 #pragma once
 
-#include <asio.hpp>
-#include <cstdint>
+#include <catch2/catch.hpp>
+
+#include "backends/tcp/free_port.h"
 
 namespace augur::tcp {
 
-inline uint16_t FreePort() {
-  asio::io_context io;
-  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
+inline ListeningSocket FreePort() {
+  Result<ListeningSocket> s = ListenOnFreePort();
+  REQUIRE(s.ok());
+  return std::move(*s);
 }
 
 }  // namespace augur::tcp

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "experiments/launch/hostfile.h"
 #include "experiments/launch/result_merge.h"
@@ -57,7 +58,7 @@ TEST_CASE("rank results merge into one cluster result", "[tcp][launch]") {
   CHECK_FALSE(MergeRankResults({Rank(1, 1, 1, 1, true)}).ok());  // not rank 0's
 }
 
-// Regression (issue 7, found by tests/fuzz rank_results): a rank result with a
+// Regression (found by tests/fuzz rank_results): a rank result with a
 // field of the wrong type threw nlohmann::json::type_error through
 // MergeRankResults and terminated `augur launch`.
 TEST_CASE("rank results with mistyped fields are refused, not thrown", "[tcp][launch]") {

@@ -19,13 +19,15 @@ namespace {
 constexpr uint32_t kDim = 4;
 
 struct Cluster {
-  Cluster(uint32_t nodes, uint32_t workers, const std::string& policy) {
-    const uint16_t port = FreePort();
-    for (uint32_t r = 0; r < nodes; ++r) {
+  Cluster(uint32_t node_count, uint32_t workers, const std::string& policy) {
+    ListeningSocket listener = FreePort();
+    const uint16_t port = listener.port();
+    for (uint32_t r = 0; r < node_count; ++r) {
       TcpOptions o;
       o.rank = r;
-      o.nodes = nodes;
+      o.nodes = node_count;
       o.coordinator_port = port;
+      if (r == 0) o.coordinator_listen_fd = listener.Release();
       o.cluster_id = "stress-test";
       o.secret = std::vector<uint8_t>(32, 0x17);
       o.peer_timeout_seconds = 60;
@@ -37,12 +39,12 @@ struct Cluster {
       REQUIRE(p.ok());
       no.policy = *p;
       no.sync_period_seconds = 2e-4;
-      this->nodes.push_back(std::make_unique<Node>(no, *runtimes.back()));
+      nodes.push_back(std::make_unique<Node>(no, *runtimes.back()));
     }
-    std::vector<Status> start(nodes);
+    std::vector<Status> start(node_count);
     std::vector<std::thread> starters;
-    for (uint32_t r = 0; r < nodes; ++r)
-      starters.emplace_back([&, r] { start[r] = runtimes[r]->Start(this->nodes[r].get()); });
+    for (uint32_t r = 0; r < node_count; ++r)
+      starters.emplace_back([&, r] { start[r] = runtimes[r]->Start(nodes[r].get()); });
     for (auto& t : starters) t.join();
     for (const Status& s : start) REQUIRE(s.ok());
   }

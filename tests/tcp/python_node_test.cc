@@ -64,7 +64,9 @@ TEST_CASE("join options are augur run's, with its messages", "[tcp][python]") {
 
 TEST_CASE("two PythonNodes keep the sum invariant and write their results", "[tcp][python]") {
   const std::string secret = SecretFile();
-  const uint16_t port = tcp::FreePort();
+  tcp::ListeningSocket listener = tcp::FreePort();
+  const uint16_t port = listener.port();
+  const int listen_fd = listener.Release();  // rank 0 takes it over
   const std::string out =
       (std::filesystem::temp_directory_path() / "augur-python-node-test-out").string();
   std::filesystem::remove_all(out);
@@ -77,6 +79,7 @@ TEST_CASE("two PythonNodes keep the sum invariant and write their results", "[tc
         q.options.push_back({"out", out});
         Result<JoinOptions> o = ParseJoinOptions(q);
         if (!o.ok()) return;
+        if (r == 0) o->tcp.coordinator_listen_fd = listen_fd;
         Result<std::unique_ptr<PythonNode>> n = PythonNode::Join(std::move(*o));
         if (n.ok()) nodes[r] = std::move(*n);
       });

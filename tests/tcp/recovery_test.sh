@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Failure recovery (issue 7): a 3-node TCP cluster (augur launch --local)
+# Failure recovery: a 3-node TCP cluster (augur launch --local)
 # checkpoints every epoch; one rank is killed (SIGKILL) mid-run; the survivors
 # stop naming it; the run resumes from the last complete checkpoint on 2 nodes
 # and passes --verify (every push before the checkpoint and after the resume

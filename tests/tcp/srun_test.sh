@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `srun -n 3 augur run ... --verify` on a one-machine Slurm (issue 17, item 7):
+# `srun -n 3 augur run ... --verify` on a one-machine Slurm:
 # starts Debian's slurmctld and slurmd (configured here: free loopback ports,
 # state and spool in the work directory, auth/none, no cgroups), waits for the
 # node to be idle, and checks that the 3 ranks took rank and size from

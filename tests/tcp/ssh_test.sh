@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `augur launch --hostfile` through real ssh (issue 17, item 7): starts Debian's
+# `augur launch --hostfile` through real ssh: starts Debian's
 # sshd (openssh-server) on a free loopback port with a host key and a client key
 # this test makes, and launches 3 ranks (127.0.0.1 slots=2, localhost) over it,
 # verified. Skips with exit code 77 (ctest: "Skipped") and a reason where sshd
@@ -53,7 +53,7 @@ expect_json "$WORK/ssh/result.json" nodes 3
 expect_json "$WORK/ssh/result.json" verified true
 pass "launch --hostfile: 3 ranks over real ssh, verified"
 
-# A program instead of `augur run` flags (issue 21): the same ranks over ssh,
+# A program instead of `augur run` flags: the same ranks over ssh,
 # each a Python process joining with the AUGUR_* variables launch passes.
 module_dir=$(dirname "$AUGUR")/../python
 if [ -f "$module_dir/augur/__init__.py" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then

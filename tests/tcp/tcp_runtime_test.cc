@@ -15,7 +15,8 @@ namespace {
 
 TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
   constexpr uint32_t kNodes = 2, kWorkers = 2, kKeys = 64, kDim = 3, kRounds = 20;
-  const uint16_t port = FreePort();
+  ListeningSocket listener = FreePort();
+  const uint16_t port = listener.port();
   std::vector<std::unique_ptr<TcpRuntime>> runtimes;
   std::vector<std::unique_ptr<Node>> nodes;
   for (uint32_t r = 0; r < kNodes; ++r) {
@@ -23,6 +24,7 @@ TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
     o.rank = r;
     o.nodes = kNodes;
     o.coordinator_port = port;
+    if (r == 0) o.coordinator_listen_fd = listener.Release();
     o.cluster_id = "runtime-test";
     o.secret = std::vector<uint8_t>(32, 0x42);
     o.peer_timeout_seconds = 60;

@@ -74,7 +74,8 @@ class Ignore final : public TcpTransport::Receiver {
 };
 
 TEST_CASE("frames from several threads arrive whole and in order", "[tcp][transport]") {
-  const uint16_t port = FreePort();
+  ListeningSocket listener = FreePort();
+  const uint16_t port = listener.port();
   Recorder recorder;
   Ignore ignore;
   std::vector<std::unique_ptr<TcpTransport>> transports;
@@ -83,6 +84,7 @@ TEST_CASE("frames from several threads arrive whole and in order", "[tcp][transp
     o.rank = r;
     o.nodes = 2;
     o.coordinator_port = port;
+    if (r == 0) o.coordinator_listen_fd = listener.Release();
     o.cluster_id = "transport-test";
     o.secret = std::vector<uint8_t>(32, 0x17);
     o.peer_timeout_seconds = 60;

@@ -200,7 +200,9 @@ TEST_CASE("injected frames are refused and the peer reported", "[tcp][security]"
   const WireSecurity mode = GENERATE(WireSecurity::kEncrypt, WireSecurity::kAuth);
   const std::string attack = GENERATE("forged", "replayed", "modified", "reordered");
   INFO("--wire-security " << WireSecurityName(mode) << ", " << attack << " frame");
-  TcpOptions o = Options(FreePort());
+  ListeningSocket listener = FreePort();
+  TcpOptions o = Options(listener.port());
+  o.coordinator_listen_fd = listener.Release();
   o.wire_security = mode;
   asio::io_context io;
   auto node = std::make_unique<Rank0>(o);
@@ -238,7 +240,9 @@ TEST_CASE("injected frames are refused and the peer reported", "[tcp][security]"
 TEST_CASE("with --wire-security none frames are not checked", "[tcp][security]") {
   // The contrast that shows the test above can fail: an unprotected
   // connection takes a frame nobody sealed.
-  TcpOptions o = Options(FreePort());
+  ListeningSocket listener = FreePort();
+  TcpOptions o = Options(listener.port());
+  o.coordinator_listen_fd = listener.Release();
   o.wire_security = WireSecurity::kNone;
   asio::io_context io;
   auto node = std::make_unique<Rank0>(o);
@@ -263,7 +267,9 @@ TEST_CASE("a mismatched wire security mode is refused in the handshake", "[tcp][
 }
 
 TEST_CASE("a silent stranger is dropped after --handshake-timeout", "[tcp][security]") {
-  TcpOptions o = Options(FreePort());
+  ListeningSocket listener = FreePort();
+  TcpOptions o = Options(listener.port());
+  o.coordinator_listen_fd = listener.Release();
   o.handshake_timeout_seconds = 0.5;
   asio::io_context io;
   auto node = std::make_unique<Rank0>(o);
@@ -283,7 +289,9 @@ size_t ResidentBytes() {
 }
 
 TEST_CASE("a 64 MiB header from a stranger leaves RSS flat", "[tcp][security]") {
-  TcpOptions o = Options(FreePort());
+  ListeningSocket listener = FreePort();
+  TcpOptions o = Options(listener.port());
+  o.coordinator_listen_fd = listener.Release();
   asio::io_context io;
   auto node = std::make_unique<Rank0>(o);
   std::vector<Tcp::socket> strangers;
@@ -304,7 +312,9 @@ TEST_CASE("a 64 MiB header from a stranger leaves RSS flat", "[tcp][security]") 
 }
 
 TEST_CASE("connections beyond the handshake cap are refused", "[tcp][security]") {
-  TcpOptions o = Options(FreePort());
+  ListeningSocket listener = FreePort();
+  TcpOptions o = Options(listener.port());
+  o.coordinator_listen_fd = listener.Release();
   o.max_unauthenticated = 2;
   asio::io_context io;
   auto node = std::make_unique<Rank0>(o);
@@ -319,12 +329,14 @@ TEST_CASE("connections beyond the handshake cap are refused", "[tcp][security]")
 }
 
 TEST_CASE("the send side refuses a frame above --max-frame-bytes", "[tcp][security]") {
-  const uint16_t port = FreePort();
+  ListeningSocket listener = FreePort();
+  const uint16_t port = listener.port();
   Counter c0, c1;
   std::vector<std::unique_ptr<TcpTransport>> t;
   for (uint32_t r = 0; r < 2; ++r) {
     TcpOptions o = Options(port);
     o.rank = r;
+    if (r == 0) o.coordinator_listen_fd = listener.Release();
     o.max_frame_bytes = 4096;
     t.push_back(std::make_unique<TcpTransport>(o, r == 0 ? c0 : c1));
   }

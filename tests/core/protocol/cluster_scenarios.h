@@ -7,8 +7,8 @@
 #include <map>
 #include <vector>
 
+#include "backends/loopback/loopback_cluster.h"
 #include "core/api/worker.h"
-#include "core/testing/loopback_cluster.h"
 
 namespace augur::testing {
 

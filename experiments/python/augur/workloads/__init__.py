@@ -1,4 +1,4 @@
-"""Python workloads of Augur (issue 21): ctr (wide & deep) and gnn (GCN on WordNet).
+"""Python workloads of Augur: ctr (wide & deep) and gnn (GCN on WordNet).
 
 Each runs as `python3 -m augur.workloads.NAME` on the parameter server (one
 process per node, under `augur launch`) or, with --baseline, as a

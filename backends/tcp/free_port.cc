@@ -1,0 +1,49 @@
+#include "backends/tcp/free_port.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace augur::tcp {
+
+ListeningSocket& ListeningSocket::operator=(ListeningSocket&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = o.fd_;
+    port_ = o.port_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+ListeningSocket::~ListeningSocket() {
+  if (fd_ >= 0) close(fd_);
+}
+
+int ListeningSocket::Release() {
+  const int fd = fd_;
+  fd_ = -1;
+  return fd;
+}
+
+Result<ListeningSocket> ListenOnFreePort(const std::string& host) {
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = 0;
+  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1)
+    return Status::Error("cannot listen on '" + host + "': not an IPv4 address");
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return Status::Error(std::string("socket: ") + std::strerror(errno));
+  ListeningSocket s(fd, 0);
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      listen(fd, SOMAXCONN) != 0 || getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+    return Status::Error("cannot listen on " + host + ": " + std::strerror(errno));
+  return ListeningSocket(s.Release(), ntohs(addr.sin_port));
+}
+
+}  // namespace augur::tcp

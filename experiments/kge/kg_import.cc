@@ -1,0 +1,129 @@
+#include "experiments/kge/kg_import.h"
+
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "experiments/data/line_reader.h"
+#include "experiments/data/name_ids.h"
+
+namespace augur {
+
+namespace {
+
+using TripleFn = std::function<Status(const LineReader&, std::string_view h, std::string_view r,
+                                      std::string_view t)>;
+
+// Calls fn for every triple line of `path`; stops at the first error.
+Status ForEachTriple(const std::string& path, const TripleFn& fn) {
+  Result<LineReader> r = LineReader::Open(path);
+  if (!r.ok()) return r.status();
+  std::string line;
+  uint64_t triples = 0;
+  while (r->Next(&line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = SplitOn(line, '\t');
+    if (f.size() != 3)
+      return r->Error("expected head<TAB>relation<TAB>tail, got " + std::to_string(f.size()) +
+                      (f.size() == 1 ? " field" : " fields"));
+    for (size_t i = 0; i < 3; ++i)
+      if (f[i].empty())
+        return r->Error(std::string(i == 0 ? "head" : i == 1 ? "relation" : "tail") + " is empty");
+    if (Status s = fn(*r, f[0], f[1], f[2]); !s.ok()) return s;
+    ++triples;
+  }
+  if (!r->status().ok()) return r->status();
+  if (triples == 0) return Status::Error(path + ": no triples");
+  return Status::Ok();
+}
+
+struct TripleHash {
+  size_t operator()(const Triple& t) const {
+    return std::hash<uint64_t>()((uint64_t{t.head} << 32 | t.tail) * 31 + t.relation);
+  }
+};
+struct TripleEq {
+  bool operator()(const Triple& a, const Triple& b) const {
+    return a.head == b.head && a.relation == b.relation && a.tail == b.tail;
+  }
+};
+
+// Reads a held-out file against the training ids; returns the dropped count.
+Result<uint64_t> ReadHeldOut(const std::string& path, const NameIds& entities,
+                             const NameIds& relations, std::vector<Triple>* out) {
+  uint64_t dropped = 0;
+  Status s = ForEachTriple(path, [&](const LineReader&, std::string_view h, std::string_view r,
+                                     std::string_view t) {
+    Triple x;
+    if (entities.Find(h, &x.head) && relations.Find(r, &x.relation) && entities.Find(t, &x.tail)) {
+      out->push_back(x);
+    } else {
+      ++dropped;
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return dropped;
+}
+
+}  // namespace
+
+Result<KgDataset> ImportKg(const KgImportOptions& o) {
+  if (o.valid_file.empty() != o.test_file.empty())
+    return Status::Error("give both --valid FILE and --test FILE, or --split V,T");
+  const bool split = o.valid_file.empty();
+  KgDataset d;
+  NameIds entities(&d.entity_names), relations(&d.relation_names);
+  std::vector<Triple> train;
+  std::unordered_set<Triple, TripleHash, TripleEq> seen;
+  uint64_t duplicates = 0;
+  Status s = ForEachTriple(o.train_file, [&](const LineReader& r, std::string_view h,
+                                             std::string_view rel, std::string_view t) {
+    Triple x;
+    if (!entities.Add(h, &x.head) || !entities.Add(t, &x.tail))
+      return r.Error("more than 2^30 entities");
+    if (!relations.Add(rel, &x.relation)) return r.Error("more than 2^30 relations");
+    if (seen.insert(x).second) {
+      train.push_back(x);
+    } else {
+      ++duplicates;
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  seen = {};
+  uint64_t valid_dropped = 0, test_dropped = 0;
+  if (split) {
+    SplitKg(std::move(train), d.num_entities(), d.num_relations(), o.split_valid, o.split_test,
+            o.seed, &d);
+  } else {
+    d.train = std::move(train);
+    Result<uint64_t> v = ReadHeldOut(o.valid_file, entities, relations, &d.valid);
+    if (!v.ok()) return v.status();
+    Result<uint64_t> t = ReadHeldOut(o.test_file, entities, relations, &d.test);
+    if (!t.ok()) return t.status();
+    valid_dropped = *v;
+    test_dropped = *t;
+  }
+  d.entity_labels.assign(d.entity_names.size(), "");
+  d.relation_labels.assign(d.relation_names.size(), "");
+  std::string source = "tab-separated triples: train " + o.train_file;
+  if (!split) source += ", valid " + o.valid_file + ", test " + o.test_file;
+  d.meta = {{"source", source},
+            {"format", "augur-kg-1"},
+            {"entities", d.num_entities()},
+            {"relations", d.num_relations()},
+            {"train", d.train.size()},
+            {"valid", d.valid.size()},
+            {"test", d.test.size()},
+            {"train_duplicates", duplicates},
+            {"valid_dropped", valid_dropped},
+            {"test_dropped", test_dropped}};
+  if (split) {
+    d.meta["split_seed"] = o.seed;
+    d.meta["split_requested"] = {o.split_valid, o.split_test};
+  }
+  return d;
+}
+
+}  // namespace augur

@@ -1,0 +1,65 @@
+#include "experiments/kge/kge_hogwild.h"
+
+#include "experiments/models/vector_update.h"
+#include "experiments/partition/work_split.h"
+#include "experiments/single/hogwild.h"
+#include "experiments/single/hogwild_epochs.h"
+
+namespace augur {
+
+Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const KgDataset& data = task.data();
+  const uint32_t row = task.row_length();
+  const uint32_t entities = data.num_entities();
+  const size_t rows = size_t{entities} + data.num_relations();
+  const OptimizerConfig opt = task.Optimizer();
+  std::vector<float> values(rows * row),
+      state(rows * row * opt.StateRows(), opt.initial_accumulator);
+  auto index = [&](Key k) -> size_t {
+    return k < KgeTask::kRelationKeyBase ? k : entities + (k - KgeTask::kRelationKeyBase);
+  };
+  for (uint32_t e = 0; e < entities; ++e)
+    task.InitRow(KgeTask::EntityKey(e), std::span<float>(&values[size_t{e} * row], row));
+  for (uint32_t r = 0; r < data.num_relations(); ++r) {
+    const Key k = KgeTask::RelationKey(r);
+    task.InitRow(k, std::span<float>(&values[index(k) * row], row));
+  }
+  const uint32_t threads = config.workers;
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(task.PartitionKeys(), threads,
+                ResolvePartition(config.partition, config.workload, false), config.seed);
+  if (!split.ok()) return split.status();
+  const std::vector<std::vector<uint32_t>>& mine = *split;
+
+  HogwildEpochs epochs;
+  epochs.samples_per_epoch = data.train.size();
+  epochs.train = [&](uint32_t epoch, uint32_t t, double* loss, uint64_t*) {
+    Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
+    ExampleGrads grads(row, task.options().negatives + 3);
+    std::vector<uint32_t> negs(task.options().negatives);
+    double sum = 0;
+    for (uint32_t i : mine[t]) {
+      task.DrawNegatives(rng, negs.data());
+      grads.Clear();
+      sum += task.AddExampleGradients(
+          data.train[i], negs.data(), [&](Key k) { return &values[index(k) * row]; },
+          [&](Key k) { return grads.Row(k); });
+      for (size_t j = 0; j < grads.size(); ++j) {
+        const size_t at = index(grads.key(j)) * row;
+        ApplyUpdateVectorized(opt, &values[at], opt.StateRows() ? &state[at] : nullptr,
+                              grads.grad(j), row);
+      }
+    }
+    *loss = sum;
+  };
+  epochs.mean = [&](double loss, uint64_t) {
+    return loss / static_cast<double>(data.train.size());
+  };
+  epochs.evaluate = [&] {
+    return task.Evaluate(values.data(), &values[size_t{entities} * row], threads);
+  };
+  return RunHogwildEpochs(config, epochs, wall_start);
+}
+
+}  // namespace augur

@@ -1,0 +1,78 @@
+#include "experiments/kge/kge_job.h"
+
+#include "core/base/check.h"
+
+namespace augur {
+
+namespace {
+constexpr uint32_t kEvalThreads = 2;
+}  // namespace
+
+KgeJob::KgeJob(const RunConfig& config, std::unique_ptr<KgeTask> task)
+    : TaskJob(config, std::move(task)) {
+  Partition(task_->PartitionKeys());
+}
+
+void KgeJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
+                        std::vector<Key>* keys) const {
+  for (uint32_t i : items) {
+    const Triple& t = task_->data().train[i];
+    keys->push_back(KgeTask::EntityKey(t.head));
+    keys->push_back(KgeTask::RelationKey(t.relation));
+    keys->push_back(KgeTask::EntityKey(t.tail));
+  }
+}
+
+std::function<Key(Rng&)> KgeJob::NegativeDistribution() const {
+  const uint32_t entities = task_->data().num_entities();
+  return [entities](Rng& rng) { return KgeTask::NegativeKey(rng, entities); };
+}
+
+uint64_t KgeJob::NegativesFor(std::span<const uint32_t> items, uint32_t /*epoch*/) const {
+  return uint64_t{task_->options().negatives} * items.size();
+}
+
+BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
+                              Rng& /*rng*/, SampleHandle negatives, BatchRows& rows) const {
+  const uint32_t per_triple = task_->options().negatives;
+  rows.Clear();
+  for (uint32_t i : items) {
+    const Triple& t = task_->data().train[i];
+    rows.Add(KgeTask::EntityKey(t.head));
+    rows.Add(KgeTask::RelationKey(t.relation));
+    rows.Add(KgeTask::EntityKey(t.tail));
+  }
+  // Not thread_local: simulated workers share one OS thread and the pull
+  // yields to the others, which would overwrite it before it is used.
+  std::vector<uint32_t> negs(items.size() * per_triple);
+  rows.Pull(w, /*keep_original=*/false, [&](std::vector<Key>* keys, std::vector<float>* values) {
+    w.PullSample(negatives, keys, values);
+  });
+  const std::vector<Key>& sampled = rows.sampled_keys();
+  AUGUR_CHECK(sampled.size() == negs.size(), "the sample has %zu keys, the batch needs %zu",
+              sampled.size(), negs.size());
+  for (size_t j = 0; j < negs.size(); ++j) negs[j] = static_cast<uint32_t>(sampled[j]);
+  BatchStats s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    s.loss += task_->AddExampleGradients(
+        task_->data().train[items[i]], &negs[i * per_triple],
+        [&](Key k) -> const float* { return rows.Row(k); }, [&](Key k) { return rows.Grad(k); });
+  }
+  rows.PushGradients(w);
+  s.terms = s.samples = items.size();
+  s.sampled = sampled.size();
+  for (Key k : sampled) s.sampled_key_sum += k;
+  return s;
+}
+
+nlohmann::json KgeJob::Evaluate(Worker& w) const {
+  const KgDataset& d = task_->data();
+  const std::vector<float> entities = PullTable(w, d.num_entities(), task_->row_length(),
+                                                [](uint64_t i) { return KgeTask::EntityKey(i); });
+  const std::vector<float> relations =
+      PullTable(w, d.num_relations(), task_->row_length(),
+                [](uint64_t i) { return KgeTask::RelationKey(static_cast<uint32_t>(i)); });
+  return task_->Evaluate(entities.data(), relations.data(), kEvalThreads);
+}
+
+}  // namespace augur

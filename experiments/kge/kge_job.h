@@ -1,0 +1,32 @@
+// KgeJob: ComplEx knowledge-graph embeddings (kge/kge_task.h) on the
+// parameter server. Per batch: pull the triples' entity and relation rows
+// and, through the PS sampling access (Worker::PullSample on the batch's
+// prepared handle; uniform over entities is the sampler's distribution), the
+// negatives' rows; sum the gradients per key
+// locally, push them; the main copy applies AdaGrad (NodeOptions::optimizer,
+// state beside the value). Intent covers the triples' entities and relations.
+// Threading: see BatchJob.
+#pragma once
+
+#include <memory>
+
+#include "experiments/jobs/task_job.h"
+#include "experiments/kge/kge_task.h"
+
+namespace augur {
+
+class KgeJob final : public TaskJob<KgeTask> {
+ public:
+  KgeJob(const RunConfig& config, std::unique_ptr<KgeTask> task);
+
+ protected:
+  void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
+                  std::vector<Key>* keys) const override;
+  BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
+                        SampleHandle negatives, BatchRows& rows) const override;
+  std::function<Key(Rng&)> NegativeDistribution() const override;
+  uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
+  nlohmann::json Evaluate(Worker& w) const override;
+};
+
+}  // namespace augur

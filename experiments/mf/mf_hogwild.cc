@@ -1,0 +1,48 @@
+#include "experiments/mf/mf_hogwild.h"
+
+#include <cmath>
+
+#include "experiments/partition/work_split.h"
+#include "experiments/single/hogwild.h"
+#include "experiments/single/hogwild_epochs.h"
+
+namespace augur {
+
+Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const MfDataset& data = task.data();
+  const uint32_t k = task.rank();
+  std::vector<float> rows(size_t{data.rows} * k), cols(size_t{data.cols} * k);
+  for (uint32_t r = 0; r < data.rows; ++r)
+    task.InitRow(MfTask::RowKey(r), std::span<float>(&rows[size_t{r} * k], k));
+  for (uint32_t c = 0; c < data.cols; ++c)
+    task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
+  const uint32_t threads = config.workers;
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(task.PartitionKeys(), threads,
+                ResolvePartition(config.partition, config.workload, false), config.seed);
+  if (!split.ok()) return split.status();
+  const std::vector<std::vector<uint32_t>>& mine = *split;
+
+  HogwildEpochs epochs;
+  epochs.samples_per_epoch = data.train.size();
+  epochs.train = [&](uint32_t, uint32_t t, double* loss, uint64_t*) {
+    double sum = 0;
+    for (uint32_t i : mine[t]) {
+      const Rating& x = data.train[i];
+      sum += task.TrainRating(x, &rows[size_t{x.row} * k], &cols[size_t{x.col} * k]);
+    }
+    *loss = sum;
+  };
+  // The mean squared error, as the PS job's train_loss_per_epoch.
+  epochs.mean = [&](double se, uint64_t) { return se / static_cast<double>(data.train.size()); };
+  epochs.evaluate = [&] { return task.Evaluate(rows.data(), cols.data()); };
+  RunResult result = RunHogwildEpochs(config, epochs, wall_start);
+  nlohmann::json rmse = nlohmann::json::array();
+  for (const nlohmann::json& mse : result.extra["train_loss_per_epoch"])
+    rmse.push_back(std::sqrt(mse.get<double>()));
+  result.extra["train_rmse_per_epoch"] = rmse;
+  return result;
+}
+
+}  // namespace augur

@@ -1,0 +1,90 @@
+#include "experiments/mf/mf_job.h"
+
+#include <algorithm>
+
+namespace augur {
+
+MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
+    : TaskJob(config, std::move(task)) {
+  Partition(task_->PartitionKeys());
+  direct_.resize(size_t{config.nodes} * config.workers);
+}
+
+BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const {
+  const uint32_t g = GlobalWorker(w);
+  DirectRows& d = direct_[g];
+  const size_t at = static_cast<size_t>(items.data() - ItemsOf(g).data());
+  if (d.rows.empty()) {
+    d.rows.resize(ItemsOf(g).size());
+    d.resolved.assign(ItemsOf(g).size(), 0);
+  }
+  if (w.DirectMoves() != d.moves) {
+    std::fill(d.resolved.begin(), d.resolved.end(), 0);
+    d.moves = w.DirectMoves();
+  }
+  if (!d.resolved[at]) {  // a batch is resolved as a whole
+    std::vector<Key> keys;
+    keys.reserve(2 * items.size());
+    for (uint32_t i : items) {
+      const Rating& x = task_->data().train[i];
+      keys.push_back(MfTask::RowKey(x.row));
+      keys.push_back(MfTask::ColumnKey(x.col));
+    }
+    std::vector<ParamStore::Entry> entries;
+    w.ResolveDirect(keys, &entries);
+    for (size_t j = 0; j < items.size(); ++j) {
+      d.rows[at + j] = {entries[2 * j].value, entries[2 * j + 1].value};
+      d.resolved[at + j] = 1;
+    }
+  } else {
+    w.CountDirect(2 * items.size());
+  }
+  BatchStats s;
+  for (size_t j = 0; j < items.size(); ++j)
+    s.loss +=
+        task_->TrainRating(task_->data().train[items[j]], d.rows[at + j][0], d.rows[at + j][1]);
+  s.terms = s.samples = items.size();
+  return s;
+}
+
+void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
+                       std::vector<Key>* keys) const {
+  for (uint32_t i : items) {
+    const Rating& x = task_->data().train[i];
+    keys->push_back(MfTask::RowKey(x.row));
+    keys->push_back(MfTask::ColumnKey(x.col));
+  }
+}
+
+BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
+                             Rng& /*rng*/, SampleHandle /*negatives*/, BatchRows& rows) const {
+  if (w.DirectAccess()) return TrainDirect(w, items);
+  rows.Clear();
+  for (uint32_t i : items) {
+    const Rating& x = task_->data().train[i];
+    rows.Add(MfTask::RowKey(x.row));
+    rows.Add(MfTask::ColumnKey(x.col));
+  }
+  rows.Pull(w, /*keep_original=*/true);
+  BatchStats s;
+  for (uint32_t i : items) {
+    const Rating& x = task_->data().train[i];
+    s.loss +=
+        task_->TrainRating(x, rows.Row(MfTask::RowKey(x.row)), rows.Row(MfTask::ColumnKey(x.col)));
+  }
+  rows.PushSgdSteps(w, task_->options().learning_rate);
+  s.terms = s.samples = items.size();
+  return s;
+}
+
+nlohmann::json MfJob::Evaluate(Worker& w) const {
+  const MfDataset& d = task_->data();
+  const std::vector<float> r =
+      PullTable(w, d.rows, task_->rank(), [](uint64_t i) { return MfTask::RowKey(i); });
+  const std::vector<float> c = PullTable(w, d.cols, task_->rank(), [](uint64_t i) {
+    return MfTask::ColumnKey(static_cast<uint32_t>(i));
+  });
+  return task_->Evaluate(r.data(), c.data());
+}
+
+}  // namespace augur

@@ -1,0 +1,46 @@
+// MfJob: SGD matrix factorization (mf/mf_task.h) on the parameter
+// server. Per batch: pull the ratings' row and column factors, run the SGD
+// steps on the local copies, push them as gradients for the server-side SGD
+// optimizer; so the arithmetic does not depend on where a key is, and a
+// resumed run matches an uninterrupted one. On a one-node cluster the steps
+// run on the store's rows directly (Worker::ResolveDirect: no copy, Hogwild
+// as the baseline). Intent covers the batch's rows and columns.
+// Threading: see BatchJob.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "experiments/jobs/task_job.h"
+#include "experiments/mf/mf_task.h"
+
+namespace augur {
+
+class MfJob final : public TaskJob<MfTask> {
+ public:
+  MfJob(const RunConfig& config, std::unique_ptr<MfTask> task);
+
+ protected:
+  void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
+                  std::vector<Key>* keys) const override;
+  BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
+                        SampleHandle negatives, BatchRows& rows) const override;
+  nlohmann::json Evaluate(Worker& w) const override;
+
+ private:
+  // One node: each rating's factors in the store, resolved in the worker's
+  // first pass over it and reused while the store moves nothing
+  // (Worker::DirectMoves). Indexed by the rating's position in the worker's
+  // items, so an epoch reads the table in order. One per global worker,
+  // written by that worker only.
+  struct DirectRows {
+    std::vector<std::array<float*, 2>> rows;
+    std::vector<uint8_t> resolved;
+    uint64_t moves = 0;
+  };
+  BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items) const;
+  mutable std::vector<DirectRows> direct_;
+};
+
+}  // namespace augur
