@@ -1,8 +1,8 @@
 // TcpTransport inside one process: frames sent from several threads at once,
 // small and large (large enough that the socket takes them in parts, so both
 // the direct write from the sending thread and the I/O thread's queue are
-// used), arrive complete, intact and in each sender's order. (Also run under
-// ThreadSanitizer.)
+// used), arrive complete, intact and in each sender's order, in every
+// --wire-security mode. (Also run under ThreadSanitizer.)
 #include "backends/tcp/tcp_transport.h"
 
 #include <catch2/catch.hpp>
@@ -74,6 +74,9 @@ class Ignore final : public TcpTransport::Receiver {
 };
 
 TEST_CASE("frames from several threads arrive whole and in order", "[tcp][transport]") {
+  const WireSecurity mode =
+      GENERATE(WireSecurity::kAuth, WireSecurity::kEncrypt, WireSecurity::kNone);
+  INFO("--wire-security " << WireSecurityName(mode));
   ListeningSocket listener = FreePort();
   const uint16_t port = listener.port();
   Recorder recorder;
@@ -88,6 +91,7 @@ TEST_CASE("frames from several threads arrive whole and in order", "[tcp][transp
     o.cluster_id = "transport-test";
     o.secret = std::vector<uint8_t>(32, 0x17);
     o.peer_timeout_seconds = 60;
+    o.wire_security = mode;
     transports.push_back(
         std::make_unique<TcpTransport>(o, r == 0 ? static_cast<TcpTransport::Receiver&>(recorder)
                                                  : static_cast<TcpTransport::Receiver&>(ignore)));
