@@ -29,7 +29,7 @@ class TcpParker final : public Parker {
  public:
   explicit TcpParker(TcpTransport& transport) : transport_(transport) {}
   void Park() override {
-    while (!signal_.Take()) transport_.WaitParked(signal_);
+    while (!cancelled() && !signal_.Take()) transport_.WaitParked(signal_);
   }
   void Unpark() override { signal_.Set(); }
 
@@ -100,7 +100,21 @@ void TcpRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
 }
 
 std::unique_ptr<Mutex> TcpRuntime::NewMutex() { return std::make_unique<StdMutex>(); }
-std::unique_ptr<Parker> TcpRuntime::NewParker() { return std::make_unique<TcpParker>(*transport_); }
+std::unique_ptr<Parker> TcpRuntime::NewParker() {
+  auto p = std::make_unique<TcpParker>(*transport_);
+  std::lock_guard<std::mutex> g(parkers_mu_);
+  parkers_.push_back(p.get());
+  return p;
+}
+
+void TcpRuntime::Abandon() {
+  {
+    std::lock_guard<std::mutex> g(transport_->handler_mutex());
+    finished_ = true;  // a reply or timer racing with this finds the node gone
+  }
+  std::lock_guard<std::mutex> g(parkers_mu_);
+  for (Parker* p : parkers_) p->Cancel();
+}
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {
   if (finished_) return Status::Ok();  // under the handler mutex, as every delivery

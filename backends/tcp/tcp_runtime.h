@@ -9,13 +9,16 @@
 // Lifecycle: construct, build the Node on it, Start(node), run workers,
 // Finish(); the Node must outlive the runtime's I/O thread (destroy the
 // runtime first, or call Finish(): after it no message or timer reaches the
-// Node).
+// Node). After a failure (a lost peer: the transport's WaitFor returns an
+// error), Abandon() instead of Finish(): it cancels the workers so they
+// return, and the node shuts down through the same steps.
 // Asio stays out of this header: the transport is held by pointer (include
 // backends/tcp/tcp_transport.h to call transport()).
 #pragma once
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "backends/tcp/tcp_options.h"
@@ -35,6 +38,12 @@ class TcpRuntime final : public Runtime {
   Status Start(Node* node);
   // After every local worker returned: goodbye/drain (see tcp_transport.h).
   Status Finish();
+  // Any thread, after a failure, instead of Finish(): from now on no message
+  // or timer reaches the node and nothing more is sent, and every parker this
+  // runtime made is cancelled (core/runtime/runtime.h), so the workers' waits
+  // end with an error and the job returns. Then join the workers and destroy
+  // the runtime, as after Finish().
+  void Abandon();
   TcpTransport& transport() { return *transport_; }
 
   NodeId self() const override;
@@ -54,6 +63,8 @@ class TcpRuntime final : public Runtime {
   const std::chrono::steady_clock::time_point start_;
   Node* node_ = nullptr;   // set by Start, before the I/O thread or a worker reads it
   bool finished_ = false;  // Finish() returned; guarded by the transport's handler mutex
+  std::mutex parkers_mu_;
+  std::vector<Parker*> parkers_;  // guarded by parkers_mu_; owned by the node's workers
   std::unique_ptr<Delivery> delivery_;
   std::unique_ptr<TcpTransport> transport_;
 };

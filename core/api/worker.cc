@@ -145,26 +145,35 @@ Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {
 
 bool Worker::IsDone(Ticket t) { return t.id == 0 || node_.OpDone(t.id); }
 
+namespace {
+Status Cancelled() { return Status::Error("cancelled: the node is shutting down"); }
+}  // namespace
+
 template <typename Done>
-void Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
-  if (done()) return;
+Status Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
+  if (done()) return Status::Ok();
+  if (cancelled()) return Cancelled();
   const double start = Now();
+  bool cancelled_now = false;
   for (;;) {
     node_.SetWaiting(id_, true);
     if (done()) break;  // re-check after announcing: no lost wake-up
+    if ((cancelled_now = cancelled())) break;
     parker_->Park();
     if (done()) break;
   }
   node_.SetWaiting(id_, false);
   AddOwn(*seconds, Now() - start);
+  return cancelled_now ? Cancelled() : Status::Ok();
 }
 
-void Worker::Wait(Ticket t) {
-  if (t.id != 0) ParkUntil([&] { return node_.OpDone(t.id); }, &wait_seconds_);
+Status Worker::Wait(Ticket t) {
+  if (t.id == 0) return Status::Ok();
+  return ParkUntil([&] { return node_.OpDone(t.id); }, &wait_seconds_);
 }
 
-void Worker::WaitAll() {
-  ParkUntil([&] { return node_.WorkerIdle(id_); }, &wait_seconds_);
+Status Worker::WaitAll() {
+  return ParkUntil([&] { return node_.WorkerIdle(id_); }, &wait_seconds_);
 }
 
 void Worker::Intent(std::span<const Key> keys, Clock start, Clock end) {
@@ -176,24 +185,26 @@ void Worker::AdvanceClock() {
   node_.RecordClock(id_, clock_);
 }
 
-void Worker::WaitSync() {
+Status Worker::WaitSync() {
+  if (cancelled()) return Cancelled();
   Node::Effects fx;
   const uint64_t op = node_.StartWaitSync(id_, &fx);
   node_.Flush(fx);
-  if (op != 0) ParkUntil([&] { return node_.OpDone(op); }, &wait_seconds_);
+  if (op == 0) return Status::Ok();
+  return ParkUntil([&] { return node_.OpDone(op); }, &wait_seconds_);
 }
 
-void Worker::Barrier() {
-  WaitAll();
+Status Worker::Barrier() {
+  if (Status s = WaitAll(); !s.ok()) return s;
   uint64_t gen = 0;
   node_.ArriveAtBarrier(id_, &gen);
-  ParkUntil([&] { return node_.BarrierReleased(gen); }, &barrier_seconds_);
+  return ParkUntil([&] { return node_.BarrierReleased(gen); }, &barrier_seconds_);
 }
 
 void Worker::PauseActions(bool paused) { node_.PauseActions(paused); }
 
-void Worker::WaitNothingIncoming() {
-  ParkUntil([&] { return node_.NothingIncoming(); }, &barrier_seconds_);
+Status Worker::WaitNothingIncoming() {
+  return ParkUntil([&] { return node_.NothingIncoming(); }, &barrier_seconds_);
 }
 
 void Worker::CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const {

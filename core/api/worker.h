@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "core/base/status.h"
 #include "core/base/types.h"
 #include "core/codec/message.h"
 #include "core/metrics/node_metrics.h"
@@ -49,8 +50,15 @@ class Worker {
   Ticket Set(std::span<const Key> keys, std::span<const float> values);
 
   bool IsDone(Ticket t);
-  void Wait(Ticket t);
-  void WaitAll();  // every operation this worker issued has completed
+  // The waits below return an error, at once, once the worker is cancelled
+  // (Cancel): the operation did not complete, and the job should stop.
+  Status Wait(Ticket t);
+  Status WaitAll();  // every operation this worker issued has completed
+
+  // True once the runtime cancelled this worker's parker (Parker::Cancel: the
+  // node is shutting down, e.g. a TCP node that lost a peer). Its waits then
+  // return errors at once; buffers of incomplete operations are undefined.
+  bool cancelled() const { return parker_->cancelled(); }
 
   // "This worker will access `keys` while its clock is in [start, end)."
   void Intent(std::span<const Key> keys, Clock start, Clock end);
@@ -89,7 +97,7 @@ class Worker {
 
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
-  void WaitSync();
+  Status WaitSync();
 
   // Consistent snapshots (checkpoints). Each acts for the whole node; call
   // from one worker per node, between global barriers, with no worker of
@@ -99,7 +107,7 @@ class Worker {
   void PauseActions(bool paused);
   // Parks until no key is on its way to this node. Once every node paused
   // and returned from this, no row is in transfer anywhere.
-  void WaitNothingIncoming();
+  Status WaitNothingIncoming();
   // Copies every main copy held here: keys[i]'s row (value, then optimizer
   // state; ParamStore::RowLength floats) is rows[i].
   void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const;
@@ -109,7 +117,7 @@ class Worker {
 
   // Global barrier over all workers of all nodes. Completes this worker's
   // outstanding operations first, so after it every earlier push is applied.
-  void Barrier();
+  Status Barrier();
 
   // Charges modelled compute time (see Runtime::Compute).
   void Compute(double seconds);
@@ -137,9 +145,9 @@ class Worker {
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the
-  // time parked to *seconds.
+  // time parked to *seconds. An error once cancelled.
   template <typename Done>
-  void ParkUntil(Done done, std::atomic<double>* seconds);
+  Status ParkUntil(Done done, std::atomic<double>* seconds);
 
   Node& node_;
   WorkerId id_;

@@ -16,6 +16,7 @@
 // - Self-sends are allowed and delivered like any other message.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -39,11 +40,24 @@ class Mutex {
 // Blocks one worker until woken. Permit semantics: Unpark() before Park()
 // makes the next Park() return at once; spurious returns are allowed, so
 // callers re-check their condition in a loop.
+// Cancellation is for good: Cancel() (any context, idempotent) wakes the
+// owner if it is parked, and from then on cancelled() holds and the owner's
+// waits end at once with an error (Worker never parks a cancelled parker
+// again). A runtime whose node can lose a peer (TCP) cancels its workers'
+// parkers to shut the node down; the others never do.
 class Parker {
  public:
   virtual ~Parker() = default;
   virtual void Park() = 0;    // called only by the worker that owns this parker
   virtual void Unpark() = 0;  // called from any context
+  void Cancel() {
+    cancelled_.store(true, std::memory_order_release);
+    Unpark();
+  }
+  bool cancelled() const { return cancelled_.load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<bool> cancelled_{false};
 };
 
 class Runtime {

@@ -2,8 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -34,11 +32,13 @@ Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& o
   const uint32_t workers = node->num_workers();
   Status s = runtime->transport().WaitFor([&] { return done.load() == workers; });
   if (!s.ok()) {
-    // Workers may be parked forever waiting for the lost peer; see the header.
-    std::fprintf(stderr, "augur: rank %u: %s\n", options.rank, s.message().c_str());
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(1);
+    // A lost peer: nothing reaches the node any more, every worker's waits
+    // end with an error so the job stops its loop, and the node shuts down
+    // normally; `augur run` prints the error as its one line.
+    runtime->Abandon();
+    for (std::thread& t : threads) t.join();
+    runtime.reset();  // stops the I/O thread before the node goes away
+    return s;
   }
   for (std::thread& t : threads) t.join();
   s = runtime->Finish();

@@ -5,9 +5,11 @@
 // report: per_node/totals cover this node only, epoch_seconds (wall time) come
 // from rank 0. Epoch times are real time.
 //
-// A peer lost while workers run is fatal: the core offers no way to cancel a
-// parked worker, so the driver prints "augur: rank R: lost rank P: ..." and
-// ends the process with exit code 1 (no partial result is written).
+// A peer lost while workers run is fatal: the driver stops delivery to the
+// node, cancels every worker (their waits return an error and the job stops
+// its loop), joins them and returns the transport's error ("lost rank P:
+// ..."), which `augur run` prints as one line before it exits with code 1
+// (no partial result is written).
 #pragma once
 
 #include "backends/tcp/tcp_options.h"

@@ -147,7 +147,7 @@ void BatchJob::RunWorker(Worker& w) {
   for (uint32_t epoch = StartEpoch(); epoch < config_.epochs; ++epoch) {
     BatchStats& stats = stats_[g][epoch];
     for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
-      if (Stopped()) break;
+      if (Stopped() || w.cancelled()) break;
       Signal(w, g, base + c + lookahead, c + lookahead, &ahead, &pending);
       SampleHandle negatives;
       if (!pending.empty() && pending.front().clock == c) {
@@ -179,7 +179,7 @@ void BatchJob::RunWorker(Worker& w) {
       w.AdvanceClock();
     }
     rows.Finish(w);
-    w.Barrier();
+    if (!w.Barrier().ok()) break;  // cancelled: the node is shutting down
     if (records) epoch_seconds_.push_back(w.Now() - epoch_start);
     // Every worker reads the same slots after the barrier: one decision for the process.
     double loss = 0, terms = 0;
@@ -198,14 +198,15 @@ void BatchJob::RunWorker(Worker& w) {
     if (records) epoch_start = w.Now();  // checkpoint time is not training time
   }
   // A stopped run redeems what it prepared ahead (nothing stays in flight).
-  for (; Stopped() && !pending.empty(); pending.pop_front()) {
+  for (; (Stopped() || w.cancelled()) && !pending.empty(); pending.pop_front()) {
     std::vector<Key> unused;
     w.PullSample(pending.front().handle, &unused, nullptr);
   }
   AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
-  w.Barrier();                  // every node took its snapshot before evaluation traffic starts
-  if (records && !Stopped()) {  // a diverged model is not evaluated
+  w.Barrier();  // every node took its snapshot before evaluation traffic starts
+  // A diverged model is not evaluated, nor one whose node is shutting down.
+  if (records && !Stopped() && !w.cancelled()) {
     // Wall time on every backend (virtual clocks do not advance here).
     const auto eval_start = std::chrono::steady_clock::now();
     quality_ = Evaluate(w);

@@ -60,14 +60,16 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
   if (lead) {
     if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
   }
-  w.Barrier();  // the temp dir exists; every push of the epoch is applied
+  // A cancelled worker (the node is shutting down) writes nothing.
+  if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
   if (w.id() == 0) w.PauseActions(true);
-  w.Barrier();  // no node starts moving a key any more
+  if (!w.Barrier().ok()) return;  // no node starts moving a key any more
   if (w.id() == 0) {
     w.WaitSync();             // replica deltas reach their main copies
     w.WaitNothingIncoming();  // moves already started have landed
   }
-  w.Barrier();  // no row in transfer anywhere: the main copies hold every key once
+  if (!w.Barrier().ok())
+    return;  // no row in transfer anywhere: the main copies hold every key once
   if (w.id() == 0) {
     std::vector<Key> keys;
     std::vector<std::vector<float>> floats;
@@ -79,7 +81,7 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
     if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
       ExitCheckpointFailed(s);
   }
-  w.Barrier();  // every node's part is durable
+  if (!w.Barrier().ok()) return;  // every node's part is durable
   if (lead) CommitRunCheckpoint(w, dir, config, epochs_done, clock, fingerprint);
   if (w.id() == 0) w.PauseActions(false);
   w.Barrier();  // the checkpoint is published before training goes on

@@ -62,6 +62,14 @@ class WorkerCall {
   Worker* worker_ = nullptr;
 };
 
+// A wait that ended with an error (the node lost a peer and cancelled its
+// workers) raises RuntimeError with the reason ("rank R: lost rank P: ...").
+void CheckWait(const WorkerHandle& h, const Status& s) {
+  if (s.ok()) return;
+  const Status failure = h.node->node->failure();
+  throw std::runtime_error(failure.ok() ? s.message() : failure.message());
+}
+
 // An asynchronous operation: holds its keys and buffer until it completed.
 struct TicketHandle {
   WorkerHandle worker;
@@ -75,7 +83,7 @@ struct TicketHandle {
     {
       WorkerCall w(worker);
       py::gil_scoped_release release;
-      w->Wait(ticket);
+      CheckWait(worker, w->Wait(ticket));
     }
     done = true;
     buffer = py::none();
@@ -139,7 +147,7 @@ void Write(const WorkerHandle& h, bool set, const py::handle& keys_obj,
   std::span<const float> in(static_cast<const float*>(c.data()), total);
   if (keys.empty()) return;
   py::gil_scoped_release release;
-  w->Wait(set ? w->Set(keys, in) : w->Push(keys, in));
+  CheckWait(h, w->Wait(set ? w->Set(keys, in) : w->Push(keys, in)));
 }
 
 py::array Pull(const WorkerHandle& h, const py::handle& keys_obj) {
@@ -155,7 +163,7 @@ py::array Pull(const WorkerHandle& h, const py::handle& keys_obj) {
   WorkerCall w(h);
   std::span<float> o(out.mutable_data(), keys.size() * *len);
   py::gil_scoped_release release;
-  w->Wait(w->Pull(keys, o));
+  CheckWait(h, w->Wait(w->Pull(keys, o)));
   return out;
 }
 
@@ -331,19 +339,19 @@ PYBIND11_MODULE(_augur, m) {
            [](const WorkerHandle& h) {
              WorkerCall w(h);
              py::gil_scoped_release release;
-             w->Barrier();
+             CheckWait(h, w->Barrier());
            })
       .def("wait_sync",
            [](const WorkerHandle& h) {
              WorkerCall w(h);
              py::gil_scoped_release release;
-             w->WaitSync();
+             CheckWait(h, w->WaitSync());
            })
       .def("wait_all",
            [](const WorkerHandle& h) {
              WorkerCall w(h);
              py::gil_scoped_release release;
-             w->WaitAll();
+             CheckWait(h, w->WaitAll());
            })
       .def(
           "prepare_sample",

@@ -24,13 +24,22 @@ Result<std::unique_ptr<PythonNode>> PythonNode::Join(JoinOptions options) {
   p->watchdog_ = std::thread([self] {
     Status s = self->runtime_->transport().WaitFor([self] { return self->stop_watchdog_.load(); });
     if (!s.ok()) {
-      std::fprintf(stderr, "augur: rank %u: %s\n", self->rank(), s.message().c_str());
-      std::fflush(stdout);
+      s = s.WithContext("rank " + std::to_string(self->rank()));
+      std::fprintf(stderr, "augur: %s\n", s.message().c_str());
       std::fflush(stderr);
-      std::_Exit(1);
+      {
+        std::lock_guard<std::mutex> g(self->failure_mu_);
+        self->failure_ = s;
+      }
+      self->runtime_->Abandon();  // every worker's wait ends, raising the error
     }
   });
   return p;
+}
+
+Status PythonNode::failure() const {
+  std::lock_guard<std::mutex> g(failure_mu_);
+  return failure_;
 }
 
 void PythonNode::StopWatchdog() {
@@ -66,6 +75,7 @@ Result<nlohmann::json> PythonNode::Finish(const PythonReport& report) {
   r.totals = node_->Metrics();
   r.per_node.push_back(r.totals);
   StopWatchdog();
+  if (Status f = failure(); !f.ok()) return f;  // abandoned: no goodbye to the survivors
   if (Status s = runtime_->Finish(); !s.ok())
     return s.WithContext("rank " + std::to_string(rank()));
   const double wall =

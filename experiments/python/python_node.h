@@ -5,8 +5,9 @@
 // is up; the caller's threads then use worker(i) (one thread per worker, as
 // core/api/worker.h requires) and call Finish() once every worker is done.
 // While workers run, a watchdog thread waits on the transport: a peer lost
-// is fatal, as for `augur run` ("augur: rank R: lost rank P: ..." and exit
-// code 1), since a parked worker cannot be cancelled.
+// is fatal, as for `augur run`: it prints "augur: rank R: lost rank P: ...",
+// stops delivery and cancels the workers (TcpRuntime::Abandon), so every
+// wait from then on raises that error in Python and Finish() returns it.
 // Threading: worker(i) from its one thread; Metrics() from any thread;
 // Join/Finish/destructor from one thread, with no worker call in progress.
 #pragma once
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
@@ -50,6 +52,8 @@ class PythonNode {
   const ValueLayout& layout() const { return node_->layout(); }
   const JoinOptions& options() const { return options_; }
   bool finished() const { return finished_; }
+  // Any thread: the error that stopped the node (a lost peer), else ok.
+  Status failure() const;
 
   // This node's counters so far, as result.json names them.
   nlohmann::json Metrics();
@@ -67,6 +71,8 @@ class PythonNode {
   std::unique_ptr<Node> node_;
   std::atomic<bool> stop_watchdog_{false};
   std::thread watchdog_;
+  mutable std::mutex failure_mu_;
+  Status failure_;  // guarded by failure_mu_
   bool finished_ = false;
 };
 

@@ -101,11 +101,12 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
   if (lead) {
     if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
   }
-  w.Barrier();                    // the temp dir exists; every push of the epoch is applied
+  // A cancelled worker (the node is shutting down) writes nothing.
+  if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
   if (w.id() == 0) w.WaitSync();  // replica deltas reach their main copies
-  w.Barrier();
+  if (!w.Barrier().ok()) return;
   if (w.id() == 0) w.WaitSync();  // replicas refreshed: a local read sees every push
-  w.Barrier();
+  if (!w.Barrier().ok()) return;
   if (w.id() == 0) {
     const Clock now = workload_.StartClock() + w.clock();
     std::vector<Key> mine;
@@ -118,7 +119,7 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
     for (size_t at = 0; at < mine.size(); at += kChunkKeys) {
       std::span<const Key> chunk(mine.data() + at, std::min(kChunkKeys, mine.size() - at));
       values.assign(chunk.size() * dim, 0);
-      w.Wait(w.Pull(chunk, values));
+      if (!w.Wait(w.Pull(chunk, values)).ok()) return;
       for (size_t i = 0; i < chunk.size(); ++i)
         rows.push_back({chunk[i], std::vector<float>(values.begin() + i * dim,
                                                      values.begin() + (i + 1) * dim)});
@@ -126,7 +127,7 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
     if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
       ExitCheckpointFailed(s);
   }
-  w.Barrier();  // every node's part is durable
+  if (!w.Barrier().ok()) return;  // every node's part is durable
   if (lead) {
     CommitRunCheckpoint(w, dir, config_, epochs_done,
                         static_cast<uint64_t>(workload_.StartClock() + w.clock()),
@@ -144,6 +145,7 @@ void ZipfJob::RunWorker(Worker& w) {
     };
   }
   workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
+  if (w.cancelled()) return;  // the node is shutting down: no report follows
   const ZipfOptions& z = workload_.options();
   samples_.fetch_add(uint64_t{z.epochs - z.start_epoch} * z.batches_per_epoch * z.batch_size);
   // The workload ended with a barrier: every node's training traffic is done.

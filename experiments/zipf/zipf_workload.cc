@@ -122,7 +122,7 @@ void ZipfWorkload::RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_
       const Clock c = w.clock();
       signal(c + options_.lookahead);
       BatchKeys(g, start + c, &keys);
-      w.Wait(w.Pull(keys, values));
+      if (!w.Wait(w.Pull(keys, values)).ok()) return;  // cancelled: the node shuts down
       w.Compute(options_.compute_seconds_per_key * keys.size());
       for (uint32_t j = 0; j < keys.size(); ++j) {
         float* u = &updates[size_t{j} * dim];
@@ -138,7 +138,7 @@ void ZipfWorkload::RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_
       w.Push(keys, updates);
       w.AdvanceClock();
     }
-    w.Barrier();
+    if (!w.Barrier().ok()) return;
     if (records) {
       const double now = w.Now();
       log->epoch_seconds.push_back(now - epoch_start);

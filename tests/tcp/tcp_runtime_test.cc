@@ -1,6 +1,8 @@
 // TcpRuntime end to end inside one process: two nodes over real loopback
 // sockets, real worker threads; every push is applied exactly once, and a
-// clean shutdown drains without errors. (Also run under ThreadSanitizer.)
+// clean shutdown drains without errors; a worker parked at a barrier is
+// released by Abandon() and its waits fail from then on. (Also run under
+// ThreadSanitizer.)
 #include "backends/tcp/tcp_runtime.h"
 
 #include <catch2/catch.hpp>
@@ -79,6 +81,61 @@ TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
     CHECK(bad[r] == 0);
   }
   runtimes.clear();  // I/O threads stop before the nodes go away
+}
+
+TEST_CASE("an abandoned node releases its parked workers with an error", "[tcp][runtime]") {
+  constexpr uint32_t kNodes = 2;
+  const uint16_t port = FreePort();
+  std::vector<std::unique_ptr<TcpRuntime>> runtimes;
+  std::vector<std::unique_ptr<Node>> nodes;
+  for (uint32_t r = 0; r < kNodes; ++r) {
+    TcpOptions o;
+    o.rank = r;
+    o.nodes = kNodes;
+    o.coordinator_port = port;
+    o.cluster_id = "cancel-test";
+    o.secret = std::vector<uint8_t>(32, 0x43);
+    o.peer_timeout_seconds = 60;
+    runtimes.push_back(std::make_unique<TcpRuntime>(o));
+    NodeOptions no;
+    no.workers = 1;
+    no.layout = ValueLayout(2);
+    nodes.push_back(std::make_unique<Node>(no, *runtimes.back()));
+  }
+  std::vector<Status> start(kNodes);
+  {
+    std::vector<std::thread> starters;
+    for (uint32_t r = 0; r < kNodes; ++r)
+      starters.emplace_back([&, r] { start[r] = runtimes[r]->Start(nodes[r].get()); });
+    for (auto& t : starters) t.join();
+  }
+  for (const Status& s : start) REQUIRE(s.ok());
+
+  // Rank 0's worker never reaches the barrier, so rank 1's worker parks
+  // there until its runtime abandons the node.
+  Worker& w = nodes[1]->worker(0);
+  Status barrier, later_wait, later_barrier;
+  bool cancelled_after = false;
+  std::thread worker([&] {
+    barrier = w.Barrier();
+    cancelled_after = w.cancelled();
+    std::vector<Key> keys;  // homed at rank 0: a remote pull, never answered now
+    for (Key k = 0; keys.size() < 4; ++k)
+      if (nodes[1]->HomeOf(k) == 0) keys.push_back(k);
+    std::vector<float> out(keys.size() * 2);
+    later_wait = w.Wait(w.Pull(keys, out));
+    later_barrier = w.Barrier();
+  });
+  CHECK_FALSE(w.cancelled());
+  runtimes[1]->Abandon();
+  worker.join();
+  CHECK_FALSE(barrier.ok());
+  CHECK(barrier.message().find("cancelled") != std::string::npos);
+  CHECK(cancelled_after);
+  CHECK_FALSE(later_wait.ok());
+  CHECK_FALSE(later_barrier.ok());
+  CHECK(nodes[0]->worker(0).cancelled() == false);  // only the abandoned node
+  runtimes.clear();                                 // I/O threads stop before the nodes go away
 }
 
 }  // namespace
