@@ -85,7 +85,8 @@ TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
 
 TEST_CASE("an abandoned node releases its parked workers with an error", "[tcp][runtime]") {
   constexpr uint32_t kNodes = 2;
-  const uint16_t port = FreePort();
+  ListeningSocket listener = FreePort();
+  const uint16_t port = listener.port();
   std::vector<std::unique_ptr<TcpRuntime>> runtimes;
   std::vector<std::unique_ptr<Node>> nodes;
   for (uint32_t r = 0; r < kNodes; ++r) {
@@ -93,6 +94,7 @@ TEST_CASE("an abandoned node releases its parked workers with an error", "[tcp][
     o.rank = r;
     o.nodes = kNodes;
     o.coordinator_port = port;
+    if (r == 0) o.coordinator_listen_fd = listener.Release();
     o.cluster_id = "cancel-test";
     o.secret = std::vector<uint8_t>(32, 0x43);
     o.peer_timeout_seconds = 60;
