@@ -15,36 +15,51 @@
 namespace augur::tcp {
 namespace {
 
-TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
-  constexpr uint32_t kNodes = 2, kWorkers = 2, kKeys = 64, kDim = 3, kRounds = 20;
+// Two or more TCP nodes of this process, started (every Start checked).
+// Destroyed runtimes first (their I/O threads stop before the nodes go).
+struct Cluster {
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::vector<std::unique_ptr<TcpRuntime>> runtimes;
+};
+
+Cluster StartCluster(uint32_t node_count, uint32_t workers, uint32_t dim, const char* cluster_id,
+                     double rank1_latency_seconds) {
   ListeningSocket listener = FreePort();
   const uint16_t port = listener.port();
-  std::vector<std::unique_ptr<TcpRuntime>> runtimes;
-  std::vector<std::unique_ptr<Node>> nodes;
-  for (uint32_t r = 0; r < kNodes; ++r) {
+  Cluster c;
+  for (uint32_t r = 0; r < node_count; ++r) {
     TcpOptions o;
     o.rank = r;
-    o.nodes = kNodes;
+    o.nodes = node_count;
     o.coordinator_port = port;
     if (r == 0) o.coordinator_listen_fd = listener.Release();
-    o.cluster_id = "runtime-test";
+    o.cluster_id = cluster_id;
     o.secret = std::vector<uint8_t>(32, 0x42);
     o.peer_timeout_seconds = 60;
-    o.emulate_latency_seconds = r == 1 ? 50e-6 : 0;  // exercise the delay queue too
-    runtimes.push_back(std::make_unique<TcpRuntime>(o));
+    o.emulate_latency_seconds = r == 1 ? rank1_latency_seconds : 0;
+    c.runtimes.push_back(std::make_unique<TcpRuntime>(o));
     NodeOptions no;
-    no.workers = kWorkers;
-    no.layout = ValueLayout(kDim);
-    nodes.push_back(std::make_unique<Node>(no, *runtimes.back()));
+    no.workers = workers;
+    no.layout = ValueLayout(dim);
+    c.nodes.push_back(std::make_unique<Node>(no, *c.runtimes.back()));
   }
-  std::vector<Status> start(kNodes);
+  std::vector<Status> start(node_count);
   {
     std::vector<std::thread> starters;
-    for (uint32_t r = 0; r < kNodes; ++r)
-      starters.emplace_back([&, r] { start[r] = runtimes[r]->Start(nodes[r].get()); });
+    for (uint32_t r = 0; r < node_count; ++r)
+      starters.emplace_back([&, r] { start[r] = c.runtimes[r]->Start(c.nodes[r].get()); });
     for (auto& t : starters) t.join();
   }
-  for (const Status& s : start) REQUIRE(s.ok());
+  for (const Status& st : start) REQUIRE(st.ok());
+  return c;
+}
+
+TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
+  constexpr uint32_t kNodes = 2, kWorkers = 2, kKeys = 64, kDim = 3, kRounds = 20;
+  // Rank 1 delays its sends: exercises the delay queue too.
+  Cluster cluster = StartCluster(kNodes, kWorkers, kDim, "runtime-test", 50e-6);
+  std::vector<std::unique_ptr<TcpRuntime>>& runtimes = cluster.runtimes;
+  std::vector<std::unique_ptr<Node>>& nodes = cluster.nodes;
 
   std::vector<Key> keys;
   for (Key k = 0; k < kKeys; ++k) keys.push_back(k * 1000003);
@@ -85,33 +100,9 @@ TEST_CASE("two nodes over TCP keep the sum invariant", "[tcp][runtime]") {
 
 TEST_CASE("an abandoned node releases its parked workers with an error", "[tcp][runtime]") {
   constexpr uint32_t kNodes = 2;
-  ListeningSocket listener = FreePort();
-  const uint16_t port = listener.port();
-  std::vector<std::unique_ptr<TcpRuntime>> runtimes;
-  std::vector<std::unique_ptr<Node>> nodes;
-  for (uint32_t r = 0; r < kNodes; ++r) {
-    TcpOptions o;
-    o.rank = r;
-    o.nodes = kNodes;
-    o.coordinator_port = port;
-    if (r == 0) o.coordinator_listen_fd = listener.Release();
-    o.cluster_id = "cancel-test";
-    o.secret = std::vector<uint8_t>(32, 0x43);
-    o.peer_timeout_seconds = 60;
-    runtimes.push_back(std::make_unique<TcpRuntime>(o));
-    NodeOptions no;
-    no.workers = 1;
-    no.layout = ValueLayout(2);
-    nodes.push_back(std::make_unique<Node>(no, *runtimes.back()));
-  }
-  std::vector<Status> start(kNodes);
-  {
-    std::vector<std::thread> starters;
-    for (uint32_t r = 0; r < kNodes; ++r)
-      starters.emplace_back([&, r] { start[r] = runtimes[r]->Start(nodes[r].get()); });
-    for (auto& t : starters) t.join();
-  }
-  for (const Status& s : start) REQUIRE(s.ok());
+  Cluster cluster = StartCluster(kNodes, 1, 2, "cancel-test", 0);
+  std::vector<std::unique_ptr<TcpRuntime>>& runtimes = cluster.runtimes;
+  std::vector<std::unique_ptr<Node>>& nodes = cluster.nodes;
 
   // Rank 0's worker never reaches the barrier, so rank 1's worker parks
   // there until its runtime abandons the node.
