@@ -95,7 +95,7 @@ void AddModelFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--partition", c->partition,
                  "How training data is split over workers: random | graph (clustered by a "
                  "graph partition) | block (mf only: rows and columns blocked, DSGD sub-epochs) "
-                 "| auto (block for mf on the parameter server, random otherwise)")
+                 "| auto (block for mf on several nodes, random otherwise)")
       ->capture_default_str();
   app.add_option("--negatives", c->negatives,
                  "kge: negatives per true triple in total, split between corrupted heads and "

@@ -1,7 +1,6 @@
 #include "experiments/kge/kge_hogwild.h"
 
 #include "experiments/models/vector_update.h"
-#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
 
@@ -26,9 +25,7 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
     task.InitRow(k, std::span<float>(&values[index(k) * row], row));
   }
   const uint32_t threads = config.workers;
-  Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads,
-                ResolvePartition(config.partition, config.workload, false), config.seed);
+  Result<std::vector<std::vector<uint32_t>>> split = SplitForThreads(config, task.PartitionKeys());
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 

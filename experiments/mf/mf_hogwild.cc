@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
 
@@ -17,10 +16,7 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
     task.InitRow(MfTask::RowKey(r), std::span<float>(&rows[size_t{r} * k], k));
   for (uint32_t c = 0; c < data.cols; ++c)
     task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
-  const uint32_t threads = config.workers;
-  Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads,
-                ResolvePartition(config.partition, config.workload, false), config.seed);
+  Result<std::vector<std::vector<uint32_t>>> split = SplitForThreads(config, task.PartitionKeys());
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
 

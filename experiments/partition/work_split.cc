@@ -12,9 +12,9 @@ Status CheckPartitionMethod(const std::string& method) {
 }
 
 std::string ResolvePartition(const std::string& method, const std::string& workload,
-                             bool parameter_server) {
+                             uint32_t nodes) {
   if (method != "auto") return method;
-  return parameter_server && workload == "mf" ? "block" : "random";
+  return nodes > 1 && workload == "mf" ? "block" : "random";
 }
 
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,

@@ -17,14 +17,15 @@ namespace augur {
 // OK if `method` names a --partition method (or auto); otherwise the error to show.
 Status CheckPartitionMethod(const std::string& method);
 
-// The method `auto` stands for: block for mf on the parameter server (DSGD
-// blocking, as Lapse and AdaPM train MF: each column block is used by one
-// worker at a time, so rows and column blocks stay local), random otherwise.
-// The single-node baselines keep random, their fastest split (on 2 threads
-// the block schedule made the mf baseline 2-3x slower). Other methods are
-// returned as they are.
+// The method `auto` stands for on a cluster of `nodes` nodes: block for mf
+// on several nodes (DSGD blocking, as Lapse and AdaPM train MF: each column
+// block is used by one worker at a time, so rows and column blocks stay on
+// their node instead of moving between nodes), random otherwise. One node,
+// the single-node baselines included, keeps random: nothing moves there,
+// and on 2 threads the block schedule made mf 2-3x slower. Other methods
+// are returned as they are.
 std::string ResolvePartition(const std::string& method, const std::string& workload,
-                             bool parameter_server);
+                             uint32_t nodes);
 
 // Error (naming the flag) for an unknown method or items block cannot split.
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,

@@ -4,9 +4,16 @@
 #include <vector>
 
 #include "experiments/jobs/divergence_guard.h"
+#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 
 namespace augur {
+
+Result<std::vector<std::vector<uint32_t>>> SplitForThreads(const RunConfig& config,
+                                                           const ItemKeys& items) {
+  return SplitWork(items, config.workers,
+                   ResolvePartition(config.partition, config.workload, /*nodes=*/1), config.seed);
+}
 
 RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,
                            std::chrono::steady_clock::time_point wall_start) {

@@ -13,7 +13,9 @@
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/base/status.h"
 #include "experiments/config/run_config.h"
+#include "experiments/partition/graph_partitioner.h"
 #include "experiments/report/run_result.h"
 
 namespace augur {
@@ -29,6 +31,12 @@ struct HogwildEpochs {
   // The quality of the trained model (result.json "quality").
   std::function<nlohmann::json()> evaluate;
 };
+
+// Each of the config.workers threads' training items, in training order:
+// SplitWork by --partition, `auto` resolved as for one node (random;
+// work_split.h). Error (naming the flag) as SplitWork's.
+Result<std::vector<std::vector<uint32_t>>> SplitForThreads(const RunConfig& config,
+                                                           const ItemKeys& items);
 
 // `wall_start`: when the run began (data already loaded), for wall_seconds.
 RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,

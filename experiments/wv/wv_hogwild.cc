@@ -1,6 +1,5 @@
 #include "experiments/wv/wv_hogwild.h"
 
-#include "experiments/partition/work_split.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
 
@@ -15,10 +14,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
     task.InitRow(WvTask::InputKey(w), std::span<float>(&in[size_t{w} * d], d));
     task.InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
   }
-  const uint32_t threads = config.workers;
-  Result<std::vector<std::vector<uint32_t>>> split =
-      SplitWork(task.PartitionKeys(), threads,
-                ResolvePartition(config.partition, config.workload, false), config.seed);
+  Result<std::vector<std::vector<uint32_t>>> split = SplitForThreads(config, task.PartitionKeys());
   if (!split.ok()) return split.status();
   std::vector<std::vector<uint32_t>> mine = std::move(*split);
   for (std::vector<uint32_t>& items : mine)

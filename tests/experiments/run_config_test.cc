@@ -17,21 +17,22 @@ TEST_CASE("the default policy is adaptive", "[config]") {
   CHECK(c.ToJson()["policy"] == "adaptive");
 }
 
-TEST_CASE("the default partition blocks mf on the PS and splits the rest at random", "[config]") {
+TEST_CASE("the default partition blocks mf on several nodes and splits the rest at random",
+          "[config]") {
   RunConfig c;
   CHECK(c.partition == "auto");
   for (const char* workload : {"mf", "kge", "wv", "zipf"}) {
     c.workload = workload;
     CHECK(c.Validate().ok());
   }
-  CHECK(ResolvePartition("auto", "mf", /*parameter_server=*/true) == "block");
-  CHECK(ResolvePartition("auto", "mf", /*parameter_server=*/false) == "random");
+  CHECK(ResolvePartition("auto", "mf", /*nodes=*/2) == "block");
+  CHECK(ResolvePartition("auto", "mf", /*nodes=*/1) == "random");
   for (const char* workload : {"kge", "wv", "zipf"}) {
-    CHECK(ResolvePartition("auto", workload, true) == "random");
-    CHECK(ResolvePartition("auto", workload, false) == "random");
+    CHECK(ResolvePartition("auto", workload, 2) == "random");
+    CHECK(ResolvePartition("auto", workload, 1) == "random");
   }
-  CHECK(ResolvePartition("graph", "mf", true) == "graph");  // an explicit choice stays
-  CHECK(ResolvePartition("random", "mf", true) == "random");
+  CHECK(ResolvePartition("graph", "mf", 2) == "graph");  // an explicit choice stays
+  CHECK(ResolvePartition("random", "mf", 2) == "random");
   RunConfig wrong;
   wrong.workload = "kge";
   wrong.partition = "block";
