@@ -2,7 +2,9 @@
 //
 // Owned by its Node; used by exactly one worker context at a time (not
 // thread-safe by itself). All data operations are asynchronous and return a
-// Ticket; buffers passed to them must stay valid until the ticket completes.
+// Ticket. A Pull's output buffer must stay valid until its ticket completes;
+// Push and Set read their input before they return (the caller may reuse it
+// at once), and their tickets complete when every key has been applied.
 // Keys held locally (main copy or replica) take the hot path: direct store
 // access under a short striped lock, no message, no engine lock. The others
 // go through the node's protocol engine (Node::SlowPath): created at their

@@ -1,5 +1,7 @@
 #include "core/sampling/sampling.h"
 
+#include <algorithm>
+
 #include "core/api/worker.h"
 #include "core/base/check.h"
 #include "core/protocol/node.h"
@@ -15,6 +17,9 @@ struct SchemeInfo {
 constexpr SchemeInfo kSchemes[] = {
     {SampleScheme::kNaive, "naive",
      "exact distribution; a negative not held locally is a remote access"},
+    {SampleScheme::kPrefetch, "prefetch",
+     "exact distribution; drawn keys pulled --prefetch-lead clocks ahead (values that "
+     "much stale), so a remote one is not waited for at use"},
     {SampleScheme::kPreloc, "preloc",
      "exact distribution; drawn keys made local ahead through intent"},
     {SampleScheme::kPool, "pool",
@@ -35,7 +40,8 @@ const SchemeInfo& Info(SampleScheme s) {
 Result<SampleScheme> ParseSampleScheme(const std::string& name) {
   for (const SchemeInfo& i : kSchemes)
     if (name == i.name) return i.scheme;
-  return Status::Error("unknown sampling scheme '" + name + "' (expected naive|preloc|pool|local)");
+  return Status::Error("unknown sampling scheme '" + name +
+                       "' (expected naive|prefetch|preloc|pool|local)");
 }
 
 const char* SampleSchemeName(SampleScheme s) { return Info(s).name; }
@@ -44,8 +50,14 @@ const char* SampleSchemeFidelity(SampleScheme s) { return Info(s).fidelity; }
 
 SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock end) {
   AUGUR_CHECK(options_.draw != nullptr, "sampling needs the application's distribution");
-  Prepared p{k, start, end, {}};
-  if (options_.scheme == SampleScheme::kPreloc) {
+  Prepared p;
+  p.k = k;
+  p.start = start;
+  p.end = end;
+  if (options_.scheme == SampleScheme::kPrefetch) {
+    p.keys.resize(k);
+    for (Key& key : p.keys) key = options_.draw(rng_);
+  } else if (options_.scheme == SampleScheme::kPreloc) {
     p.keys.resize(k);
     for (Key& key : p.keys) key = options_.draw(rng_);
     w.Intent(p.keys, start, end);
@@ -55,7 +67,60 @@ SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock en
   }
   const uint64_t id = next_id_++;
   prepared_.emplace(id, std::move(p));
+  StartDueFetches(w);
   return SampleHandle{id};
+}
+
+void WorkerSampler::StartDueFetches(Worker& w) {
+  if (options_.scheme != SampleScheme::kPrefetch) return;
+  // In preparation order; a sample already pulled started its own fetch.
+  for (; next_fetch_ < next_id_; ++next_fetch_) {
+    auto it = prepared_.find(next_fetch_);
+    if (it == prepared_.end()) continue;
+    if (it->second.start > w.clock() + options_.prefetch_lead) break;
+    StartFetch(w, it->second);
+  }
+}
+
+void WorkerSampler::StartFetch(Worker& w, Prepared& p) {
+  if (p.fetch_started) return;
+  p.fetch_started = true;
+  // With direct access the caller uses the rows in place (one node: every
+  // key is here); nothing to read ahead.
+  if (w.DirectAccess()) return;
+  fetch_index_.Clear();
+  p.fetched_row.resize(p.keys.size());
+  for (size_t i = 0; i < p.keys.size(); ++i) {
+    const auto [row, added] =
+        fetch_index_.Insert(p.keys[i], static_cast<uint32_t>(p.fetch_keys.size()));
+    if (added) p.fetch_keys.push_back(p.keys[i]);
+    p.fetched_row[i] = *row;
+  }
+  // Every distinct key, the ones held here too: a key held here now may
+  // have left by the time it is used, and then its pull would wait.
+  p.fetched.resize(w.TotalLength(p.fetch_keys));
+  p.fetch = w.Pull(p.fetch_keys, p.fetched).id;
+}
+
+void WorkerSampler::FinishFetch(Worker& w, Prepared& p, std::vector<float>* values_out) {
+  // A cancelled wait returns at once: the node is shutting down, the values
+  // are undefined and the job stops (Worker::cancelled).
+  if (p.fetch != 0) (void)w.Wait(Ticket{p.fetch});
+  if (values_out == nullptr) return;
+  values_out->resize(w.TotalLength(p.keys));
+  // Every sampled key has the same row length here or not: rows of
+  // fetch_keys start at the running sum of their lengths.
+  std::vector<size_t> fetch_at(p.fetch_keys.size() + 1, 0);
+  for (size_t r = 0; r < p.fetch_keys.size(); ++r)
+    fetch_at[r + 1] = fetch_at[r] + w.TotalLength(std::span<const Key>(&p.fetch_keys[r], 1));
+  size_t out = 0;
+  for (size_t i = 0; i < p.keys.size(); ++i) {
+    const uint32_t r = p.fetched_row[i];
+    const size_t len = fetch_at[r + 1] - fetch_at[r];
+    std::copy_n(p.fetched.begin() + static_cast<std::ptrdiff_t>(fetch_at[r]), len,
+                values_out->begin() + static_cast<std::ptrdiff_t>(out));
+    out += len;
+  }
 }
 
 void WorkerSampler::TakeFromPool(uint32_t k, std::vector<Key>* keys) {
@@ -84,13 +149,21 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
   auto it = prepared_.find(h.id);
   AUGUR_CHECK(it != prepared_.end(), "unknown or already used sample handle %llu",
               static_cast<unsigned long long>(h.id));
-  Prepared p = std::move(it->second);
+  Prepared p = std::move(it->second);  // the fetch buffer's heap block stays where it is
   prepared_.erase(it);
   keys_out->resize(p.k);
+  if (options_.scheme == SampleScheme::kPrefetch) {
+    StartFetch(w, p);  // if it was not due yet: pulled now, waited for below
+    StartDueFetches(w);
+    FinishFetch(w, p, values_out);
+    *keys_out = std::move(p.keys);
+    return;
+  }
   switch (options_.scheme) {
     case SampleScheme::kNaive:
       for (Key& key : *keys_out) key = options_.draw(rng_);
       break;
+    case SampleScheme::kPrefetch:
     case SampleScheme::kPreloc:
     case SampleScheme::kPool:
       *keys_out = std::move(p.keys);  // taken at prepare time

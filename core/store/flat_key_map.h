@@ -73,6 +73,12 @@ class FlatKeyMap {
     return true;
   }
 
+  // Removes every entry; keeps the capacity (O(capacity)).
+  void Clear() {
+    for (Bucket& b : buckets_) b.used = false;
+    size_ = 0;
+  }
+
   size_t size() const { return size_; }
   size_t capacity() const { return buckets_.size(); }
   // Where the bucket `hash` probes first lives: base + (hash & mask) * stride.

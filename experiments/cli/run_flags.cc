@@ -121,12 +121,17 @@ void AddModelFlags(CLI::App& app, RunConfig* c) {
 void AddClusterWorkloadFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--sampling", c->sampling,
                  "kge/wv: how negatives are drawn through the PS sampling access. naive: the "
-                 "exact distribution, a negative not held locally is a remote access; preloc: "
+                 "exact distribution, a negative not held locally is a remote access; prefetch: "
+                 "exact, drawn keys pulled --prefetch-lead clocks ahead (not waited for at use, "
+                 "values that much stale); preloc: "
                  "exact, drawn keys made local ahead; pool: the marginal distribution, each "
                  "pooled key reused --reuse times (samples correlated); local: NOT the "
                  "distribution, only keys held on the node (no communication)")
       ->capture_default_str();
   app.add_option("--reuse", c->reuse, "--sampling pool: times each pooled key is used")
+      ->capture_default_str();
+  app.add_option("--prefetch-lead", c->prefetch_lead,
+                 "--sampling prefetch: clocks (mini-batches) before its use a sample is pulled")
       ->capture_default_str();
   app.add_option("--compute-per-sample", c->compute_seconds_per_sample,
                  "Modelled compute seconds per example on virtual-time backends "

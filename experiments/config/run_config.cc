@@ -98,7 +98,7 @@ nlohmann::json RunConfig::ToJson() const {
   j["data_dir"] = data_dir;
   j["partition"] = partition;
   if (cluster && (workload == "kge" || workload == "wv"))
-    j["sampling"] = {{"scheme", sampling}, {"reuse", reuse}};
+    j["sampling"] = {{"scheme", sampling}, {"reuse", reuse}, {"prefetch_lead", prefetch_lead}};
   if (workload == "kge") j["kge"] = augur::ToJson(kge);
   if (workload == "wv") j["wv"] = augur::ToJson(wv);
   if (workload == "mf") j["mf"] = augur::ToJson(mf);

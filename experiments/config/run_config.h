@@ -46,9 +46,11 @@ struct RunConfig {
   // parameter server, random otherwise).
   std::string partition = "auto";
   // Negative sampling through the PS (kge, wv; core/sampling/sampling.h):
-  // --sampling naive|preloc|pool|local, --reuse (pool: uses per pooled key).
+  // --sampling naive|prefetch|preloc|pool|local, --reuse (pool: uses per
+  // pooled key), --prefetch-lead (prefetch: clocks ahead a sample is pulled).
   std::string sampling = "naive";
   uint32_t reuse = 4;
+  uint32_t prefetch_lead = 2;
   KgeOptions kge;
   WvOptions wv;
   MfOptions mf;

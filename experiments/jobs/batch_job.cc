@@ -64,6 +64,7 @@ NodeOptions BatchJob::MakeNodeOptions() const {
     AUGUR_CHECK(scheme.ok(), "%s", scheme.status().message().c_str());  // validated
     o.sampling.scheme = *scheme;
     o.sampling.reuse = config_.reuse;
+    o.sampling.prefetch_lead = config_.prefetch_lead;
     o.sampling.draw = [draw = std::move(draw), draws = draws_](Rng& rng) {
       draws->fetch_add(1, std::memory_order_relaxed);
       return draw(rng);

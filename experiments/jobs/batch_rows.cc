@@ -15,7 +15,6 @@ void BatchRows::Pull(Worker& w, bool keep_original) {
 }
 
 Ticket BatchRows::BeginPull(Worker& w) {
-  Finish(w);
   direct_ = w.DirectAccess();
   if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
   values_.resize(keys_.size() * row_);
@@ -58,7 +57,7 @@ void BatchRows::PushGradients(Worker& w) {
     w.ApplyDirect(direct_rows_, grads_);
     return;
   }
-  push_ = w.Push(keys_, grads_);
+  Issued(w, w.Push(keys_, grads_));
 }
 
 void BatchRows::PushSgdSteps(Worker& w, float learning_rate) {
@@ -66,12 +65,22 @@ void BatchRows::PushSgdSteps(Worker& w, float learning_rate) {
   AUGUR_CHECK(original_.size() == values_.size(), "PushSgdSteps needs keep_original");
   const float inv = 1.0f / learning_rate;
   for (size_t i = 0; i < values_.size(); ++i) grads_[i] = (original_[i] - values_[i]) * inv;
-  push_ = w.Push(keys_, grads_);
+  Issued(w, w.Push(keys_, grads_));
+}
+
+void BatchRows::Issued(Worker& w, Ticket t) {
+  while (!pushes_.empty() && w.IsDone(pushes_.front())) pushes_.pop_front();
+  if (t.id != 0) pushes_.push_back(t);
+  // A cancelled wait returns at once (the node is shutting down): the job
+  // sees w.cancelled() and stops.
+  while (pushes_.size() > kPushesInFlight) {
+    (void)w.Wait(pushes_.front());
+    pushes_.pop_front();
+  }
 }
 
 void BatchRows::Finish(Worker& w) {
-  if (push_.id != 0) w.Wait(push_);
-  push_ = Ticket{};
+  for (; !pushes_.empty(); pushes_.pop_front()) (void)w.Wait(pushes_.front());
 }
 
 }  // namespace augur

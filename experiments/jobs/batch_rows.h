@@ -13,11 +13,16 @@
 // the row in the store itself, PushGradients applies the optimizer to it in
 // place, and PushSgdSteps has nothing left to push (the steps were taken on
 // the rows), which is the single-node baseline's Hogwild contract.
-// Ownership: buffers owned here; they stay valid until the push completed
-// (the next Pull waits for it). Threading: one worker.
+// Pushes are not waited for batch by batch: up to kPushesInFlight of them
+// stay in flight (Worker::Push copies its input), so a batch whose push has
+// remote keys does not wait a round trip before the next one pulls. The
+// next pull of a key pushed remotely may therefore not see that push yet
+// (asynchronous SGD, as through a replica); Finish waits for them all.
+// Ownership: buffers owned here. Threading: one worker.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <vector>
 
@@ -70,8 +75,9 @@ class BatchRows {
 
   void PushGradients(Worker& w);
   void PushSgdSteps(Worker& w, float learning_rate);
-  // Waits for the last push (call before the buffers are reused or freed).
+  // Waits for every push in flight (before a barrier, or the end).
   void Finish(Worker& w);
+  static constexpr size_t kPushesInFlight = 4;
 
  private:
   uint32_t Slot(Key key) const;
@@ -87,7 +93,9 @@ class BatchRows {
   std::vector<float> values_, original_, grads_;
   std::vector<Key> sampled_keys_;
   std::vector<float> sampled_values_;
-  Ticket push_;
+  // Pushes not yet known complete, oldest first (at most kPushesInFlight).
+  std::deque<Ticket> pushes_;
+  void Issued(Worker& w, Ticket t);
 };
 
 // Pulls `count` keys key_of(0..count-1) into a dense table (chunked pulls).

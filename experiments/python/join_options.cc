@@ -84,6 +84,7 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "act_immediately",
                                                   "sampling",
                                                   "reuse",
+                                                  "prefetch_lead",
                                                   "rank",
                                                   "nodes",
                                                   "coordinator",
@@ -150,6 +151,7 @@ Result<JoinOptions> ParseJoinOptions(const JoinRequest& r) {
     if (!scheme.ok()) return scheme.status().WithContext("sampling");
     o.node.sampling.scheme = *scheme;
     o.node.sampling.reuse = o.config.reuse;
+    o.node.sampling.prefetch_lead = o.config.prefetch_lead;
     const uint64_t span = last - first;  // keys first + [0, span]
     o.node.sampling.draw = [first, span](Rng& rng) {
       return span == ~uint64_t{0} ? rng.Next() : first + rng.Below(span + 1);
@@ -165,7 +167,9 @@ Result<JoinOptions> ParseJoinOptions(const JoinRequest& r) {
   j["dim"] = r.dim;
   j["optimizer"] = {{"kind", r.optimizer}, {"lr", r.lr}};
   if (r.sample_range.has_value())
-    j["sampling"] = {{"scheme", o.config.sampling}, {"reuse", o.config.reuse}};
+    j["sampling"] = {{"scheme", o.config.sampling},
+                     {"reuse", o.config.reuse},
+                     {"prefetch_lead", o.config.prefetch_lead}};
   o.config_json = std::move(j);
   return o;
 }

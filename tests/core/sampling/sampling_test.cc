@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <deque>
 #include <map>
 
 #include "core/protocol/home.h"
@@ -61,9 +62,11 @@ double ChiSquare(const std::map<Key, uint64_t>& counts) {
   return chi;
 }
 
-TEST_CASE("naive and preloc sampling follow the application's distribution", "[sampling]") {
+TEST_CASE("naive, prefetch and preloc sampling follow the application's distribution",
+          "[sampling]") {
   constexpr double kChi2Critical = 27.88;  // 9 degrees of freedom, p = 0.001
   CHECK(ChiSquare(SampleCounts(SampleScheme::kNaive, "classic")) < kChi2Critical);
+  CHECK(ChiSquare(SampleCounts(SampleScheme::kPrefetch, "adaptive")) < kChi2Critical);
   CHECK(ChiSquare(SampleCounts(SampleScheme::kPreloc, "adaptive")) < kChi2Critical);
   CHECK(ChiSquare(SampleCounts(SampleScheme::kPool, "adaptive")) < 3 * kChi2Critical);
 }
@@ -116,7 +119,66 @@ TEST_CASE("local sampling draws only keys held on the node", "[sampling]") {
   }
 }
 
+// Node 0's sampled keys and values over 60 samples prepared 3 clocks ahead,
+// after every key k was set to (k, k + 0.5).
+std::pair<std::vector<Key>, std::vector<float>> LeadSamples(SampleScheme scheme) {
+  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
+  o.node.sampling.scheme = scheme;
+  o.node.sampling.draw = DrawTriangular;
+  o.node.policy = *MakePolicy("classic");  // most keys stay remote
+  LoopbackCluster cluster(o);
+  std::vector<Key> all_keys;
+  std::vector<float> all_values;
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                if (w.node_id() == 0) {
+                  std::vector<Key> all;
+                  std::vector<float> values;
+                  for (Key i = 0; i < 10; ++i) {
+                    all.push_back(i);
+                    values.push_back(static_cast<float>(i));
+                    values.push_back(static_cast<float>(i) + 0.5f);
+                  }
+                  REQUIRE(w.Wait(w.Set(all, values)).ok());
+                }
+                w.Barrier();
+                constexpr Clock kLead = 3, kSamples = 60;
+                std::deque<SampleHandle> ahead;
+                for (Clock c = 0; c < kLead; ++c) ahead.push_back(w.PrepareSample(7, c, c + 1));
+                std::vector<Key> keys;
+                std::vector<float> values;
+                for (Clock c = 0; c < kSamples; ++c) {
+                  if (c + kLead < kSamples)
+                    ahead.push_back(w.PrepareSample(7, c + kLead, c + kLead + 1));
+                  w.PullSample(ahead.front(), &keys, &values);
+                  ahead.pop_front();
+                  w.AdvanceClock();
+                  if (w.node_id() != 0) continue;
+                  all_keys.insert(all_keys.end(), keys.begin(), keys.end());
+                  all_values.insert(all_values.end(), values.begin(), values.end());
+                }
+                w.Barrier();
+              })
+              .ok());
+  return {all_keys, all_values};
+}
+
+TEST_CASE("prefetch draws naive's keys and returns each key's own values", "[sampling]") {
+  const auto [naive_keys, naive_values] = LeadSamples(SampleScheme::kNaive);
+  const auto [keys, values] = LeadSamples(SampleScheme::kPrefetch);
+  REQUIRE(keys.size() == 420);
+  CHECK(keys == naive_keys);  // the same draws from the worker's stream, only earlier
+  REQUIRE(values.size() == 2 * keys.size());
+  for (size_t j = 0; j < keys.size(); ++j) {
+    INFO("sampled key " << j << ": " << keys[j]);
+    REQUIRE(values[2 * j] == static_cast<float>(keys[j]));
+    REQUIRE(values[2 * j + 1] == static_cast<float>(keys[j]) + 0.5f);
+  }
+  CHECK(values == naive_values);  // nothing changed the rows: the same values
+}
+
 TEST_CASE("sampling scheme names parse", "[sampling]") {
+  CHECK(*ParseSampleScheme("prefetch") == SampleScheme::kPrefetch);
   CHECK(*ParseSampleScheme("pool") == SampleScheme::kPool);
   CHECK_FALSE(ParseSampleScheme("magic").ok());
 }
