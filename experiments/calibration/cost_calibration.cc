@@ -1,5 +1,6 @@
 #include "experiments/calibration/cost_calibration.h"
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -14,6 +15,7 @@
 #include "core/codec/codec.h"
 #include "core/protocol/home.h"
 #include "core/protocol/node.h"
+#include "experiments/calibration/keep_cores_awake.h"
 #include "experiments/compare/child_run.h"
 #include "experiments/jobs/job.h"
 #include "experiments/report/run_result.h"
@@ -93,7 +95,8 @@ std::pair<double, double> Fit(const Sample& small, const Sample& large) {
 }
 
 // One raw TCP ping-pong size on loopback: per one-way message, its wall time
-// and the CPU time of both ends.
+// and the CPU time of both ends (their threads' CPU clocks), with every core
+// kept awake as the workers of a training run keep it (KeepCoresAwake).
 struct PingPong {
   double bytes = 0;
   double wall = 0;
@@ -112,10 +115,15 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds) {
     server.join();
     return client.status();
   }
+  clockid_t server_clock{};
+  if (pthread_getcpuclockid(server.native_handle(), &server_clock) != 0)
+    server_clock = CLOCK_PROCESS_CPUTIME_ID;  // then the spinners' time counts too
+  const auto both = [&] { return CpuSeconds(CLOCK_THREAD_CPUTIME_ID) + CpuSeconds(server_clock); };
+  KeepCoresAwake awake(std::max(1u, std::thread::hardware_concurrency()));
   Result<double> warm = (*client)->Run(std::max<uint64_t>(1, rounds / 10));
-  const double cpu0 = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+  const double cpu0 = both();
   Result<double> wall = warm.ok() ? (*client)->Run(rounds) : warm;
-  const double cpu = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+  const double cpu = both() - cpu0;
   (*client)->Close();
   server.join();
   if (!wall.ok()) return wall.status();
