@@ -115,6 +115,7 @@ class PeerConnection : public SocketPoller::Pollable,
   bool closed() const { return state_ == State::kClosed; }
 
  private:
+  static bool WouldBlock(int err);  // errno of a non-blocking call that would have blocked
   enum class State { kAwaitHello, kAwaitChallenge, kAwaitProof, kOpen, kClosed };
   enum class Reader { kNone, kIo, kWorker };
   struct Outgoing {

@@ -131,6 +131,7 @@ class TcpTransport final : private PeerConnection::Listener {
   Status Listen();
   void Accept();
   void Dial(NodeId rank, PeerAddress address, std::chrono::steady_clock::time_point deadline);
+  static std::chrono::nanoseconds ToDuration(double seconds);
   void OnCoordinatorReady(PeerConnection& c);
   Status HandleRegister(NodeId from, const Frame& f);
   Status HandleRoster(const Frame& f);

@@ -15,11 +15,11 @@ namespace augur {
 
 namespace {
 constexpr size_t kLeadBuckets = 1024;
+}  // namespace
 
-std::string From(const Message& m) {
+std::string Node::From(const Message& m) {
   return std::string(MessageTypeName(m.type)) + " from node " + std::to_string(m.src);
 }
-}  // namespace
 
 void Node::Wakeups::Fire() {
   for (Parker* p : parkers) p->Unpark();
@@ -105,76 +105,6 @@ size_t Node::DirectoryEntries() {
   LockGuard<Mutex> g(*mu_);
   return directory_.size() + location_cache_.size() + incoming_.size() + holders_.size() +
          replicas_.size();
-}
-
-void Node::SendMessage(NodeId to, const Message& m) {
-  if (EncodedSize(m) > max_frame_bytes_ && !m.keys.empty()) {
-    // A sync round, refresh or hand-over larger than a frame: in several,
-    // each key whole (core/protocol/message_split.h).
-    for (const Message& part : SplitByKeys(m, max_frame_bytes_, ValuesPerKey(m)))
-      SendFrame(to, part);
-    return;
-  }
-  SendFrame(to, m);
-}
-
-void Node::SendFrame(NodeId to, const Message& m) {
-  std::vector<uint8_t> frame = Encode(m);
-  counters_.messages_sent.fetch_add(1, std::memory_order_relaxed);
-  counters_.bytes_sent.fetch_add(frame.size(), std::memory_order_relaxed);
-  runtime_.Send(to, std::move(frame));
-}
-
-std::function<uint32_t(size_t)> Node::ValuesPerKey(const Message& m) {
-  switch (m.type) {
-    case MessageType::kPullResponse:
-    case MessageType::kPushRequest:
-    case MessageType::kSetRequest:
-      return [this, &m](size_t i) { return layout().Length(m.keys[i]); };
-    case MessageType::kSyncRequest:
-      return [this, &m](size_t i) {
-        return SyncCarriesDelta(m.slots[i]) ? layout().Length(m.keys[i]) : 0;
-      };
-    case MessageType::kHandover:
-    case MessageType::kReplicaGrant:
-    case MessageType::kSyncResponse:
-      return [this, &m](size_t i) { return store_.RowLength(m.keys[i]); };
-    default:
-      return [](size_t) { return 0u; };
-  }
-}
-
-void Node::StageSends(Effects& fx) {
-  for (auto& entry : fx.out.messages()) send_queue_.push_back(std::move(entry));
-  fx.out.messages().clear();
-}
-
-void Node::SendQueued() {
-  std::vector<std::pair<NodeId, Message>> batch;
-  {
-    LockGuard<Mutex> g(*mu_);
-    if (sending_ || send_queue_.empty()) return;  // the thread sending now takes ours too
-    sending_ = true;
-  }
-  for (;;) {
-    {
-      LockGuard<Mutex> g(*mu_);
-      batch.clear();
-      batch.swap(send_queue_);
-      if (batch.empty()) {
-        sending_ = false;
-        return;
-      }
-    }
-    for (const auto& [to, m] : batch) SendMessage(to, m);
-  }
-}
-
-void Node::Flush(Effects& fx) {
-  AUGUR_CHECK(fx.out.empty(), "messages built outside an EngineLock would leave out of order");
-  SendQueued();
-  fx.wake.Fire();
-  if (fx.arm_timer) EnsureTimer();
 }
 
 void Node::EnsureTimer() {
@@ -371,75 +301,6 @@ Status Node::HandleResponse(const Message& m, std::span<const uint8_t> pull_valu
     }
   }
   Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
-  return status;
-}
-
-void Node::ArriveAtBarrier(WorkerId /*w*/, uint64_t* generation_out) {
-  Effects fx;
-  {
-    EngineLock g(*this, fx);
-    const uint64_t gen = barrier_generation_;
-    *generation_out = gen;
-    if (++barrier_arrived_ == workers_.size()) {
-      barrier_arrived_ = 0;
-      ++barrier_generation_;
-      if (self_ == 0) {
-        if (++coordinator_arrivals_[gen] == num_nodes_) ReleaseBarrier(gen, &fx);
-      } else {
-        fx.out.To(0, MessageType::kBarrierArrive, self_, self_, 0, static_cast<uint32_t>(gen));
-      }
-    }
-  }
-  Flush(fx);
-}
-
-void Node::ReleaseBarrier(uint64_t generation, Effects* fx) {
-  coordinator_arrivals_.erase(generation);
-  for (NodeId n = 0; n < num_nodes_; ++n) {
-    if (n != self_)
-      fx->out.To(n, MessageType::kBarrierRelease, self_, self_, 0,
-                 static_cast<uint32_t>(generation));
-  }
-  barrier_released_ = generation + 1;
-  for (WorkerId w = 0; w < workers_.size(); ++w)
-    if (waiting_[w]) fx->wake.parkers.push_back(workers_[w]->parker_.get());
-}
-
-bool Node::BarrierReleased(uint64_t generation) {
-  LockGuard<Mutex> g(*mu_);
-  return barrier_released_ > generation;
-}
-
-Status Node::HandleBarrier(const Message& m) {
-  if (!m.keys.empty() || !m.slots.empty() || !m.values.empty())
-    return Status::Error(From(m) + ": malformed (a barrier message carries its generation only)");
-  Effects fx;
-  Status status;
-  {
-    EngineLock g(*this, fx);
-    if (m.type == MessageType::kBarrierArrive) {
-      // Node 0 releases generation g before any node can arrive at g + 1.
-      if (self_ != 0) {
-        status = Status::Error(From(m) + ": only node 0 coordinates barriers");
-      } else if (m.aux != static_cast<uint32_t>(barrier_released_)) {
-        status = Status::Error(From(m) + ": arrives at generation " + std::to_string(m.aux) +
-                               ", the open one is " + std::to_string(barrier_released_));
-      } else if (++coordinator_arrivals_[barrier_released_] == num_nodes_) {
-        ReleaseBarrier(barrier_released_, &fx);
-      }
-    } else if (m.src != 0) {
-      status = Status::Error(From(m) + ": only node 0 releases barriers");
-    } else if (uint64_t{m.aux} < barrier_released_ || uint64_t{m.aux} >= barrier_generation_) {
-      // A node's workers all arrive at a generation before node 0 can release it.
-      status = Status::Error(From(m) + ": releases generation " + std::to_string(m.aux) +
-                             " that is not awaited here");
-    } else {
-      barrier_released_ = uint64_t{m.aux} + 1;
-      for (WorkerId w = 0; w < workers_.size(); ++w)
-        if (waiting_[w]) fx.wake.parkers.push_back(workers_[w]->parker_.get());
-    }
-  }
-  Flush(fx);
   return status;
 }
 

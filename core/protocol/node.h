@@ -26,15 +26,17 @@
 //    copy every sync period with a version so each delta applies exactly once;
 //  - intent (§2.6): signals activate per ActionTiming and trigger localize
 //    requests; the owner decides relocate or replicate.
-// Files: node.cc (lifecycle, dispatch, operations, barrier), node_routing.cc
-// (where a request goes), node_relocation.cc, node_replication.cc,
-// node_intent.cc, node_quiesce.cc (snapshots for checkpoints).
+// Files: node.cc (lifecycle, dispatch, operations), node_send_queue.cc,
+// node_barrier.cc, node_routing.cc (where a request goes),
+// node_relocation.cc, node_replication.cc, node_intent.cc, node_quiesce.cc
+// (snapshots for checkpoints).
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -196,7 +198,8 @@ class Node {
     Effects& fx_;
   };
 
-  // --- node.cc: operations and barrier (worker side).
+  // --- node.cc: operations (worker side); node_send_queue.cc: sending;
+  // node_barrier.cc: the barrier.
   uint64_t BeginOp(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len);
   bool OpDone(uint64_t op_id);
   void SetWaiting(WorkerId w, bool waiting);
@@ -225,6 +228,7 @@ class Node {
   }
   Status CheckValueCount(const Message& m, bool rows, size_t value_count) const;
   Status CheckDistinctKeys(const Message& m) const;
+  static std::string From(const Message& m);  // "<type> from node <src>", for errors
   // That m.op_id is a pending operation of `kind` still expecting `keys` keys.
   // REQUIRES: lock held.
   Status CheckOperation(const Message& m, MessageType kind, uint64_t keys) const;
