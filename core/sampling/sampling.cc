@@ -54,13 +54,10 @@ SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock en
   p.k = k;
   p.start = start;
   p.end = end;
-  if (options_.scheme == SampleScheme::kPrefetch) {
+  if (options_.scheme == SampleScheme::kPrefetch || options_.scheme == SampleScheme::kPreloc) {
     p.keys.resize(k);
     for (Key& key : p.keys) key = options_.draw(rng_);
-  } else if (options_.scheme == SampleScheme::kPreloc) {
-    p.keys.resize(k);
-    for (Key& key : p.keys) key = options_.draw(rng_);
-    w.Intent(p.keys, start, end);
+    if (options_.scheme == SampleScheme::kPreloc) w.Intent(p.keys, start, end);
   } else if (options_.scheme == SampleScheme::kPool) {
     TakeFromPool(k, &p.keys);
     w.Intent(p.keys, start, end);
@@ -108,8 +105,7 @@ void WorkerSampler::FinishFetch(Worker& w, Prepared& p, std::vector<float>* valu
   if (p.fetch != 0) (void)w.Wait(Ticket{p.fetch});
   if (values_out == nullptr) return;
   values_out->resize(w.TotalLength(p.keys));
-  // Every sampled key has the same row length here or not: rows of
-  // fetch_keys start at the running sum of their lengths.
+  // fetch_keys[r]'s row starts at the running sum of the lengths before it.
   std::vector<size_t> fetch_at(p.fetch_keys.size() + 1, 0);
   for (size_t r = 0; r < p.fetch_keys.size(); ++r)
     fetch_at[r + 1] = fetch_at[r] + w.TotalLength(std::span<const Key>(&p.fetch_keys[r], 1));
@@ -152,18 +148,16 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
   Prepared p = std::move(it->second);  // the fetch buffer's heap block stays where it is
   prepared_.erase(it);
   keys_out->resize(p.k);
-  if (options_.scheme == SampleScheme::kPrefetch) {
-    StartFetch(w, p);  // if it was not due yet: pulled now, waited for below
-    StartDueFetches(w);
-    FinishFetch(w, p, values_out);
-    *keys_out = std::move(p.keys);
-    return;
-  }
   switch (options_.scheme) {
     case SampleScheme::kNaive:
       for (Key& key : *keys_out) key = options_.draw(rng_);
       break;
     case SampleScheme::kPrefetch:
+      StartFetch(w, p);  // if it was not due yet: pulled now, waited for below
+      StartDueFetches(w);
+      FinishFetch(w, p, values_out);
+      *keys_out = std::move(p.keys);
+      return;  // FinishFetch filled values_out
     case SampleScheme::kPreloc:
     case SampleScheme::kPool:
       *keys_out = std::move(p.keys);  // taken at prepare time

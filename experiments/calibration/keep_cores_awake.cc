@@ -11,7 +11,6 @@ KeepCoresAwake::KeepCoresAwake(unsigned cores) {
       sched_param p{};
       p.sched_priority = 0;
       if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &p) != 0) return;
-      idle_.fetch_add(1);
       while (!stop_.load(std::memory_order_relaxed)) {
 #if defined(__x86_64__)
         __builtin_ia32_pause();

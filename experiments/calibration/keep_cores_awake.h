@@ -26,13 +26,10 @@ class KeepCoresAwake {
   KeepCoresAwake(const KeepCoresAwake&) = delete;
   KeepCoresAwake& operator=(const KeepCoresAwake&) = delete;
 
-  // How many spinners run at the idle policy (a system may refuse it: then
-  // none spins, since a normal-priority spinner would slow the measurement).
-  unsigned idle_spinners() const { return idle_.load(); }
-
  private:
+  // A thread the system refuses the idle policy does not spin: at normal
+  // priority it would slow the measurement.
   std::atomic<bool> stop_{false};
-  std::atomic<unsigned> idle_{0};
   std::vector<std::thread> spinners_;
 };
 
