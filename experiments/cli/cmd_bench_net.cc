@@ -60,39 +60,43 @@ struct Timings {
 
 using Measure = std::function<Status(Worker&, Node&)>;
 
-// Ends the process: a failed node may leave its worker parked forever (see
-// experiments/drivers/tcp_driver.h), so there is nothing to unwind.
-[[noreturn]] void Die(const std::string& what, pid_t child) {
-  std::fprintf(stderr, "augur bench-net: %s\n", what.c_str());
-  if (child > 0) kill(child, SIGKILL);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(1);
-}
-
 // One node of the 2-node cluster with one worker, which runs `measure` (if
-// any) and then the final barrier; rank 0 only serves.
-void RunPullNode(const BenchFlags& f, tcp::TcpOptions o, const Measure& measure, pid_t child,
-                 Status* measured) {
+// any) and then the final barrier; rank 0 only serves. A lost peer ends the
+// node through Abandon (its worker's waits fail, so it returns) and the
+// normal shutdown; the error is returned.
+Status RunPullNode(const BenchFlags& f, tcp::TcpOptions o, const Measure& measure) {
   auto runtime = std::make_unique<tcp::TcpRuntime>(o);
   NodeOptions no;
   no.workers = 1;
   no.layout = ValueLayout(f.dim);
   auto node = std::make_unique<Node>(no, *runtime);
-  if (Status s = runtime->Start(node.get()); !s.ok()) Die(s.message(), child);
+  if (Status s = runtime->Start(node.get()); !s.ok()) {
+    runtime.reset();  // stops the I/O thread before the node goes away
+    return s;
+  }
   std::atomic<bool> done{false};
+  Status measured;
   std::thread worker([&] {
     Worker& w = node->worker(0);
-    if (measure) *measured = measure(w, *node);
-    w.Barrier();
+    if (measure) measured = measure(w, *node);
+    if (Status s = w.Barrier(); measured.ok()) measured = s;
     done.store(true);
     runtime->transport().Notify();
   });
-  if (Status s = runtime->transport().WaitFor([&] { return done.load(); }); !s.ok())
-    Die(s.message(), child);
+  Status s = runtime->transport().WaitFor([&] { return done.load(); });
+  if (!s.ok()) runtime->Abandon();
   worker.join();
-  if (Status s = runtime->Finish(); !s.ok()) Die(s.message(), child);
+  if (s.ok()) s = measured;
+  if (s.ok()) s = runtime->Finish();
   runtime.reset();  // stops the I/O thread before the node goes away
+  return s;
+}
+
+// The measuring process's error: one line, the serving child stopped.
+int Fail(const std::string& what, pid_t child) {
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  return RunError(what);
 }
 
 Status MeasurePulls(const BenchFlags& f, tcp::RawPingPongClient& raw, Worker& w, Node& node,
@@ -102,13 +106,15 @@ Status MeasurePulls(const BenchFlags& f, tcp::RawPingPongClient& raw, Worker& w,
   for (Key k = 0; keys.size() < f.batch; ++k)
     if (node.HomeOf(k) == 0) keys.push_back(k);
   std::vector<float> out(w.TotalLength(keys));
-  for (uint64_t i = 0; i < f.warmup; ++i) w.Wait(w.Pull(keys, out));
+  for (uint64_t i = 0; i < f.warmup; ++i)
+    if (Status s = w.Wait(w.Pull(keys, out)); !s.ok()) return s;
   if (Result<double> r = raw.Run(f.warmup); !r.ok()) return r.status();
   for (uint32_t b = 0; b < f.blocks; ++b) {
     const uint64_t n = f.batches / f.blocks + (b < f.batches % f.blocks ? 1 : 0);
     if (n == 0) continue;
     const Clock::time_point start = Clock::now();
-    for (uint64_t i = 0; i < n; ++i) w.Wait(w.Pull(keys, out));
+    for (uint64_t i = 0; i < n; ++i)
+      if (Status s = w.Wait(w.Pull(keys, out)); !s.ok()) return s;
     const double pull = std::chrono::duration<double>(Clock::now() - start).count();
     Result<double> rawt = raw.Run(n);
     if (!rawt.ok()) return rawt.status();
@@ -168,34 +174,35 @@ int BenchNet(const BenchFlags& f) {
     });
     o.rank = 0;
     o.coordinator_listen_fd = coordinator.Release();
-    Status unused;
-    RunPullNode(f, o, nullptr, 0, &unused);
+    Status s = RunPullNode(f, o, nullptr);
     raw_server.join();
-    if (!raw_status.ok()) Die("server: " + raw_status.message(), 0);
+    if (s.ok() && !raw_status.ok()) s = raw_status.WithContext("raw ping-pong server");
+    if (!s.ok()) std::fprintf(stderr, "augur bench-net: server: %s\n", s.message().c_str());
+    std::fflush(stdout);
     std::fflush(stderr);
-    _exit(0);
+    // The node has shut down; a forked child leaves without the parent's
+    // exit handlers and destructors.
+    _exit(s.ok() ? 0 : 1);
   }
   raw.close();
   raw64.close();
   coordinator = tcp::ListeningSocket();
   auto raw_client =
       tcp::RawPingPongClient::Connect("127.0.0.1", raw_port, req_bytes, resp_bytes, 30);
-  if (!raw_client.ok()) Die(raw_client.status().message(), child);
+  if (!raw_client.ok()) return Fail(raw_client.status().message(), child);
   auto raw64_client = tcp::RawPingPongClient::Connect("127.0.0.1", raw64_port, 64, 64, 30);
-  if (!raw64_client.ok()) Die(raw64_client.status().message(), child);
+  if (!raw64_client.ok()) return Fail(raw64_client.status().message(), child);
 
   o.rank = 1;
   Timings t;
-  Status measured;
-  RunPullNode(
-      f, o, [&](Worker& w, Node& node) { return MeasurePulls(f, **raw_client, w, node, &t); },
-      child, &measured);
-  if (!measured.ok()) Die(measured.message(), child);
+  Status measured = RunPullNode(
+      f, o, [&](Worker& w, Node& node) { return MeasurePulls(f, **raw_client, w, node, &t); });
+  if (!measured.ok()) return Fail(measured.message(), child);
   (*raw_client)->Close();
   const uint64_t small_rounds = 20000;
   Result<double> ping64 = (*raw64_client)->Run(1000);
   if (ping64.ok()) ping64 = (*raw64_client)->Run(small_rounds);
-  if (!ping64.ok()) Die(ping64.status().message(), child);
+  if (!ping64.ok()) return Fail(ping64.status().message(), child);
   (*raw64_client)->Close();
   int status = 0;
   waitpid(child, &status, 0);

@@ -15,6 +15,7 @@ Result<RunResult> RunOnLoopback(const RunConfig& config, Job& job) {
   LoopbackCluster cluster(options);
   Status s = cluster.Run([&job](Worker& w) { job.RunWorker(w); });
   if (!s.ok()) return s;
+  if (job.failed()) return job.failure();
   RunResult r;
   r.backend = "loopback";
   job.Report(&r);

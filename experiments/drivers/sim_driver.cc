@@ -96,6 +96,7 @@ Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job&
   Status s = c.Run([&job](Worker& w) { job.RunWorker(w); });
   progress.reset();
   if (!s.ok()) return s;
+  if (job.failed()) return job.failure();
   SimOutcome out;
   RunResult& r = out.result;
   r.backend = "sim";

@@ -41,6 +41,13 @@ Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& o
     return s;
   }
   for (std::thread& t : threads) t.join();
+  if (job.failed()) {
+    // No goodbye: the peers see this node gone (lost rank), as after a crash,
+    // but this process ends normally with the job's error as its one line.
+    runtime->Abandon();
+    runtime.reset();
+    return job.failure();
+  }
   s = runtime->Finish();
   runtime.reset();  // stops the I/O thread before the node goes away
   if (!s.ok()) return s;

@@ -148,7 +148,7 @@ void BatchJob::RunWorker(Worker& w) {
   for (uint32_t epoch = StartEpoch(); epoch < config_.epochs; ++epoch) {
     BatchStats& stats = stats_[g][epoch];
     for (size_t begin = 0; begin < mine.size(); begin += b, ++c) {
-      if (Stopped() || w.cancelled()) break;
+      if (Stopped() || failed() || w.cancelled()) break;
       Signal(w, g, base + c + lookahead, c + lookahead, &ahead, &pending);
       SampleHandle negatives;
       if (!pending.empty() && pending.front().clock == c) {
@@ -195,11 +195,12 @@ void BatchJob::RunWorker(Worker& w) {
     if (!epoch_ok) StopDiverged(epoch_guard.Message() + " (mean training loss of the epoch)");
     if (window_stop || !epoch_ok) break;
     if (config_.checkpoint_every > 0 && (epoch + 1) % config_.checkpoint_every == 0)
-      WriteRowCheckpoint(w, config_, epoch + 1, base + c, Fingerprint());
+      WriteRowCheckpoint(w, *this, config_, epoch + 1, base + c, Fingerprint());
+    if (failed()) break;                 // every worker of the process sees it after the checkpoint
     if (records) epoch_start = w.Now();  // checkpoint time is not training time
   }
   // A stopped run redeems what it prepared ahead (nothing stays in flight).
-  for (; (Stopped() || w.cancelled()) && !pending.empty(); pending.pop_front()) {
+  for (; (Stopped() || failed() || w.cancelled()) && !pending.empty(); pending.pop_front()) {
     std::vector<Key> unused;
     w.PullSample(pending.front().handle, &unused, nullptr);
   }
@@ -207,7 +208,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   w.Barrier();  // every node took its snapshot before evaluation traffic starts
   // A diverged model is not evaluated, nor one whose node is shutting down.
-  if (records && !Stopped() && !w.cancelled()) {
+  if (records && !Stopped() && !failed() && !w.cancelled()) {
     // Wall time on every backend (virtual clocks do not advance here).
     const auto eval_start = std::chrono::steady_clock::now();
     quality_ = Evaluate(w);

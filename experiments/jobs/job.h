@@ -4,9 +4,18 @@
 // for every worker context it hosts (concurrently on real backends, so
 // implementations keep shared state in atomics or write-once slots), and,
 // after every worker has returned, asks Report() for what was measured.
+//
+// A worker that hits an error the run cannot go on from (a checkpoint that
+// cannot be written) records it with Fail() and leaves its training loop;
+// the backend returns failure() instead of a result once the workers are
+// done. The collective steps around such an error still complete (every
+// worker keeps arriving at their barriers), so no peer waits for this
+// process forever and no node ends the process from inside a worker.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "core/api/worker.h"
 #include "core/base/status.h"
@@ -24,6 +33,23 @@ class Job {
   // Fills epoch_seconds (if this process hosted node 0), samples done by the
   // workers this process hosted, and verification of the nodes it hosted.
   virtual void Report(RunResult* result) const = 0;
+
+  // The first error recorded wins. Thread-safe.
+  void Fail(const Status& error) {
+    std::lock_guard<std::mutex> lock(failure_mutex_);
+    if (failure_.ok()) failure_ = error;
+    failed_.store(true, std::memory_order_release);
+  }
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  Status failure() const {
+    std::lock_guard<std::mutex> lock(failure_mutex_);
+    return failure_;
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  mutable std::mutex failure_mutex_;
+  Status failure_;  // guarded by failure_mutex_
 };
 
 // REQUIRES: config validated.

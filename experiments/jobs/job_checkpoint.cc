@@ -1,20 +1,12 @@
 #include "experiments/jobs/job_checkpoint.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
 #include "core/protocol/home.h"
 
 namespace augur {
-
-void ExitCheckpointFailed(const Status& s) {
-  std::fprintf(stderr, "augur: checkpoint failed: %s\n", s.message().c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
-}
 
 Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
                                               const nlohmann::json& fingerprint) {
@@ -53,13 +45,12 @@ Status CheckRowShapes(const LoadedCheckpoint& ck, const ValueLayout& layout,
   return Status::Ok();
 }
 
-void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done, uint64_t clock,
-                        const nlohmann::json& fingerprint) {
+void WriteRowCheckpoint(Worker& w, Job& job, const RunConfig& config, uint32_t epochs_done,
+                        uint64_t clock, const nlohmann::json& fingerprint) {
   const std::string& dir = config.checkpoint_dir;
   const bool lead = w.node_id() == 0 && w.id() == 0;
-  if (lead) {
-    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
-  }
+  Status failed;  // this worker's own step; the later steps are skipped once it fails
+  if (lead) failed = PrepareCheckpoint(dir, epochs_done);
   // A cancelled worker (the node is shutting down) writes nothing.
   if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
   if (w.id() == 0) w.PauseActions(true);
@@ -70,7 +61,7 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
   }
   if (!w.Barrier().ok())
     return;  // no row in transfer anywhere: the main copies hold every key once
-  if (w.id() == 0) {
+  if (w.id() == 0 && failed.ok()) {
     std::vector<Key> keys;
     std::vector<std::vector<float>> floats;
     w.CopyMainRows(&keys, &floats);
@@ -78,12 +69,15 @@ void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done
     for (size_t i = 0; i < keys.size(); ++i) rows[i] = {keys[i], std::move(floats[i])};
     std::sort(rows.begin(), rows.end(),
               [](const CheckpointRow& a, const CheckpointRow& b) { return a.key < b.key; });
-    if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
-      ExitCheckpointFailed(s);
+    failed = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows);
   }
   if (!w.Barrier().ok()) return;  // every node's part is durable
-  if (lead) CommitRunCheckpoint(w, dir, config, epochs_done, clock, fingerprint);
+  // A part missing (its node failed) fails the commit: nothing is published.
+  if (lead && failed.ok())
+    failed = CommitRunCheckpoint(w, dir, config, epochs_done, clock, fingerprint);
   if (w.id() == 0) w.PauseActions(false);
+  // Recorded before the barrier: after it, every worker of this process sees it.
+  if (!failed.ok()) job.Fail(failed.WithContext("checkpoint failed"));
   w.Barrier();  // the checkpoint is published before training goes on
 }
 
@@ -101,8 +95,9 @@ void RestoreRows(Worker& w, const LoadedCheckpoint& ck) {
   w.Barrier();  // every node restored its keys before anyone trains
 }
 
-void CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
-                         uint32_t epochs_done, uint64_t clock, const nlohmann::json& fingerprint) {
+Status CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
+                           uint32_t epochs_done, uint64_t clock,
+                           const nlohmann::json& fingerprint) {
   CheckpointManifest m;
   m.nodes = w.num_nodes();
   m.workers = config.workers;
@@ -111,7 +106,7 @@ void CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& con
   m.taken_at_seconds = w.Now();
   m.workload = config.workload;
   m.fingerprint = fingerprint;
-  if (Status s = CommitCheckpoint(dir, m); !s.ok()) ExitCheckpointFailed(s);
+  return CommitCheckpoint(dir, m);
 }
 
 }  // namespace augur

@@ -13,9 +13,11 @@
 // RestoreRows (every worker, before any access): worker 0 of every node
 // installs the rows homed at it under this run's node count (keys re-homed
 // when the count changed); barrier.
-// A checkpoint that cannot be written ends the process with one line on
-// stderr and exit code 1 (continuing would pretend a checkpoint exists; TCP
-// peers then see this node gone).
+// A step that fails (the temp dir, a node's part, the commit) makes the
+// job fail ("checkpoint failed: ...", Job::Fail), and the worker that ran it
+// still takes part in every barrier; the commit fails when a node's part is
+// missing, so a checkpoint is published whole or not at all. The job then
+// stops; on TCP the peers of a stopped process see it gone.
 // Threading: the collective functions run on every worker context at once.
 #pragma once
 
@@ -28,10 +30,9 @@
 #include "core/store/optimizer.h"
 #include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/config/run_config.h"
+#include "experiments/jobs/job.h"
 
 namespace augur {
-
-[[noreturn]] void ExitCheckpointFailed(const Status& s);
 
 // Loads config.resume_dir and checks it is of this workload, taken before
 // the last epoch and with this run's fingerprint. Errors name the checkpoint.
@@ -43,15 +44,17 @@ Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
 Status CheckRowShapes(const LoadedCheckpoint& ck, const ValueLayout& layout,
                       const OptimizerConfig& optimizer);
 
-void WriteRowCheckpoint(Worker& w, const RunConfig& config, uint32_t epochs_done, uint64_t clock,
-                        const nlohmann::json& fingerprint);
+// A failed step is recorded with job.Fail before the last barrier, so every
+// worker of this process sees job.failed() once this returns.
+void WriteRowCheckpoint(Worker& w, Job& job, const RunConfig& config, uint32_t epochs_done,
+                        uint64_t clock, const nlohmann::json& fingerprint);
 
 void RestoreRows(Worker& w, const LoadedCheckpoint& ck);
 
 // The last step of a checkpoint, on node 0's lead worker once every node's
 // rows are durable: writes the manifest (this run's shape, the epoch and
-// global clock reached, the fingerprint) and commits ckpt-E. Exits on error.
-void CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
-                         uint32_t epochs_done, uint64_t clock, const nlohmann::json& fingerprint);
+// global clock reached, the fingerprint) and commits ckpt-E.
+Status CommitRunCheckpoint(Worker& w, const std::string& dir, const RunConfig& config,
+                           uint32_t epochs_done, uint64_t clock, const nlohmann::json& fingerprint);
 
 }  // namespace augur

@@ -98,16 +98,15 @@ void ZipfJob::Restore(Worker& w) {
 void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
   const std::string& dir = config_.checkpoint_dir;
   const bool lead = w.node_id() == 0 && w.id() == 0;
-  if (lead) {
-    if (Status s = PrepareCheckpoint(dir, epochs_done); !s.ok()) ExitCheckpointFailed(s);
-  }
+  Status failed;  // this worker's own step; the later steps are skipped once it fails
+  if (lead) failed = PrepareCheckpoint(dir, epochs_done);
   // A cancelled worker (the node is shutting down) writes nothing.
   if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
   if (w.id() == 0) w.WaitSync();  // replica deltas reach their main copies
   if (!w.Barrier().ok()) return;
   if (w.id() == 0) w.WaitSync();  // replicas refreshed: a local read sees every push
   if (!w.Barrier().ok()) return;
-  if (w.id() == 0) {
+  if (w.id() == 0 && failed.ok()) {
     const Clock now = workload_.StartClock() + w.clock();
     std::vector<Key> mine;
     for (Key k : workload_.KeysAccessedBefore(now))
@@ -124,15 +123,17 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
         rows.push_back({chunk[i], std::vector<float>(values.begin() + i * dim,
                                                      values.begin() + (i + 1) * dim)});
     }
-    if (Status s = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows); !s.ok())
-      ExitCheckpointFailed(s);
+    failed = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows);
   }
   if (!w.Barrier().ok()) return;  // every node's part is durable
-  if (lead) {
-    CommitRunCheckpoint(w, dir, config_, epochs_done,
-                        static_cast<uint64_t>(workload_.StartClock() + w.clock()),
-                        Fingerprint(config_));
+  // A part missing (its node failed) fails the commit: nothing is published.
+  if (lead && failed.ok()) {
+    failed = CommitRunCheckpoint(w, dir, config_, epochs_done,
+                                 static_cast<uint64_t>(workload_.StartClock() + w.clock()),
+                                 Fingerprint(config_));
   }
+  // Recorded before the barrier: after it, every worker of this process sees it.
+  if (!failed.ok()) Fail(failed.WithContext("checkpoint failed"));
   w.Barrier();  // the checkpoint is published before training goes on
 }
 
@@ -142,10 +143,12 @@ void ZipfJob::RunWorker(Worker& w) {
   if (config_.checkpoint_every > 0) {
     on_epoch_end = [this](Worker& worker, uint32_t epochs_done) {
       if (epochs_done % config_.checkpoint_every == 0) Checkpoint(worker, epochs_done);
+      return !failed();
     };
   }
   workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
-  if (w.cancelled()) return;  // the node is shutting down: no report follows
+  // The node is shutting down, or the run failed: no report follows.
+  if (w.cancelled() || failed()) return;
   const ZipfOptions& z = workload_.options();
   samples_.fetch_add(uint64_t{z.epochs - z.start_epoch} * z.batches_per_epoch * z.batch_size);
   // The workload ended with a barrier: every node's training traffic is done.

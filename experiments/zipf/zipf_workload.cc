@@ -144,7 +144,7 @@ void ZipfWorkload::RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_
       log->epoch_seconds.push_back(now - epoch_start);
       epoch_start = now;
     }
-    if (on_epoch_end) on_epoch_end(w, e + 1);
+    if (on_epoch_end && !on_epoch_end(w, e + 1)) return;
     if (records) epoch_start = w.Now();  // a checkpoint is not training time
   }
 }

@@ -87,8 +87,9 @@ class ZipfWorkload {
   std::vector<Key> KeysAccessedBefore(Clock end) const;
 
   // Called by every worker after the barrier that ends an epoch; `epochs_done`
-  // counts from the start of the whole (possibly resumed) training.
-  using EpochEnd = std::function<void(Worker& w, uint32_t epochs_done)>;
+  // counts from the start of the whole (possibly resumed) training. Training
+  // stops when it returns false (the same on every worker of the process).
+  using EpochEnd = std::function<bool(Worker& w, uint32_t epochs_done)>;
   // Trains epochs start_epoch..epochs-1 of this worker's stream; worker 0 of
   // node 0 appends epoch times to log.
   void RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_end = {}) const;

@@ -98,6 +98,29 @@ TEST_CASE("mf resumed after epoch 2 reaches the uninterrupted quality", "[worklo
   }
 }
 
+TEST_CASE("a checkpoint that cannot be written fails the run with its error, publishing nothing",
+          "[workloads][checkpoint]") {
+  const std::string workload = GENERATE(as<std::string>{}, "mf", "zipf");
+  INFO("workload " << workload);
+  TempDir data("ckpt-fail-data-" + workload), ck("ckpt-fail-" + workload);
+  WriteMf(data);
+  // A regular file where the checkpoint directory's parent should be: no
+  // step of the checkpoint can create anything under it.
+  const std::string blocker = ck.File("not-a-dir");
+  std::ofstream(blocker) << "x";
+  RunConfig c = Tiny(workload, data.path(), 2, "adaptive");
+  c.epochs = 3;
+  if (workload == "zipf") c.data_dir.clear();
+  c.checkpoint_dir = blocker + "/ckpt";
+  c.checkpoint_every = 1;
+  Result<RunResult> r = Run(c);
+  REQUIRE_FALSE(r.ok());
+  INFO(r.status().message());
+  CHECK(r.status().message().rfind("checkpoint failed: ", 0) == 0);
+  CHECK(r.status().message().find(blocker) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(blocker + "/ckpt/LATEST"));
+}
+
 TEST_CASE("kge checkpoints carry the AdaGrad state and resume", "[workloads][checkpoint]") {
   TempDir data("kge-ckpt-data"), ck("kge-ckpt");
   REQUIRE(WriteKgDataset(testing::TinyKg(), data.path()).ok());

@@ -37,3 +37,18 @@ pass "corrupted checkpoint refused: $(grep -m1 -o 'checkpoint file.*' "$WORK/c.l
 restart_after_kill 20s 8 $JOB
 expect_json "$WORK/d/result.json" verified true
 pass "launch --restart-on-failure: $(grep -m1 'restarting from' "$WORK/d.log"); verified"
+
+# A checkpoint that cannot be written: the run fails with one line naming the
+# error and publishes nothing; no rank hangs, and the failing node shuts down
+# through its normal path (its peers then see it gone).
+touch "$WORK/blocker"
+set +e
+timeout 120 "$AUGUR" launch --local 2 -- --workload zipf --pattern mixed --keys 20000 --batches 30 \
+  --workers 2 --policy adaptive --peer-timeout 5s --epochs 3 \
+  --checkpoint-dir "$WORK/blocker/ck" --checkpoint-every 1 --out "$WORK/e" >"$WORK/e.log" 2>&1
+code=$?
+set -e
+[ "$code" != 0 ] && [ "$code" != 124 ] || { cat "$WORK/e.log"; fail "an unwritable checkpoint gave exit code $code"; }
+grep -q "checkpoint failed: .*blocker" "$WORK/e.log" || { cat "$WORK/e.log"; fail "no line names the checkpoint failure"; }
+[ ! -e "$WORK/blocker/ck/LATEST" ] || fail "a checkpoint was published"
+pass "unwritable checkpoint: $(grep -m1 -o 'checkpoint failed: .*' "$WORK/e.log")"
