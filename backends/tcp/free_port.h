@@ -24,6 +24,8 @@ class ListeningSocket {
   ~ListeningSocket();  // closes the socket unless Release()d
 
   uint16_t port() const { return port_; }
+  // The descriptor, still owned here (close-on-exec; -1 once released).
+  int fd() const { return fd_; }
   // Hands the descriptor over (to TcpOptions::coordinator_listen_fd); -1 after.
   int Release();
 

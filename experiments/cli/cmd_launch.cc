@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "backends/tcp/crypto.h"
+#include "backends/tcp/free_port.h"
 #include "backends/tcp/handshake.h"
 #include "core/config/units.h"
 #include "experiments/cli/command.h"
@@ -21,6 +22,7 @@
 #include "experiments/launch/launch_env.h"
 #include "experiments/launch/process_group.h"
 #include "experiments/launch/result_merge.h"
+#include "experiments/launch/spawn.h"
 #include "experiments/report/run_result.h"
 
 namespace augur {
@@ -49,20 +51,6 @@ bool IsProgram(const std::vector<std::string>& after_dash) {
 
 // The flags launch sets itself; they must not appear after `--`.
 const char* kReserved[] = {"--rank", "--nodes", "--coordinator", "--secret-file", "--cluster-id"};
-
-Result<uint16_t> FreeLocalPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return Status::Error("cannot open a socket to find a free port");
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(a);
-  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-                  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
-  close(fd);
-  if (!ok) return Status::Error("cannot find a free port on 127.0.0.1 (use --port)");
-  return static_cast<uint16_t>(ntohs(a.sin_port));
-}
 
 std::string ShellQuote(const std::string& s) {
   std::string q = "'";
@@ -107,18 +95,21 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
 }
 
 // Starts one `augur run` per host and waits; the exit codes in rank order
-// (empty if a rank could not be started).
+// (empty if a rank could not be started). coordinator_fd >= 0: rank 0's
+// listening socket, bound here, which rank 0 inherits (--coordinator-fd).
 std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& hosts,
                           const std::vector<std::string>& passed, const std::string& coordinator,
-                          const std::string& out_dir, double kill_after) {
+                          int coordinator_fd, const std::string& out_dir, double kill_after) {
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
   ProcessGroup group;
   for (uint32_t r = 0; r < nodes; ++r) {
+    const int pass_fd = r == 0 ? coordinator_fd : -1;
     std::vector<std::string> run = {f.augur_path, "run"};
     if (IsProgram(f.run_flags)) {  // env AUGUR_RANK=r ... PROGRAM ARGS (launch_env.h)
       run = {"env"};
       for (const std::string& a :
-           LaunchEnvAssignments({r, nodes, coordinator, f.secret_file, f.cluster_id, out_dir}))
+           LaunchEnvAssignments({r, nodes, coordinator, f.secret_file, f.cluster_id, out_dir,
+                                 pass_fd >= 0 ? kPassedFd : -1}))
         run.push_back(a);
       run.push_back("PYTHONUNBUFFERED=1");  // a Python program's lines arrive as printed
       // The Python module built with this augur (build/python), ahead of any other.
@@ -138,6 +129,10 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
             std::string("--cluster-id"), f.cluster_id, std::string("--out"), out_dir}) {
         run.push_back(a);
       }
+      if (pass_fd >= 0) {
+        run.push_back("--coordinator-fd");
+        run.push_back(std::to_string(kPassedFd));
+      }
     }
     std::vector<std::string> argv = run;
     if (f.local == 0) {  // over ssh: HOST 'cd CWD && exec augur run ...'
@@ -149,7 +144,7 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
       for (const std::string& a : run) cmd += " " + ShellQuote(a);
       argv.push_back(cmd);
     }
-    if (Status s = group.Spawn("rank " + std::to_string(r), argv); !s.ok()) {
+    if (Status s = group.Spawn("rank " + std::to_string(r), argv, pass_fd); !s.ok()) {
       std::fprintf(stderr, "augur: cannot start rank %u: %s\n", r, s.message().c_str());
       return {};
     }
@@ -208,27 +203,34 @@ int Launch(LaunchFlags& f) {
   }
   f.secret_file = std::filesystem::absolute(f.secret_file).string();
   if (f.cluster_id.empty()) f.cluster_id = "augur-" + tcp::ToHex(tcp::RandomNonce()).substr(0, 12);
-  if (f.port == 0) {
-    if (f.local == 0) {
-      f.port = 29500;
-    } else if (Result<uint16_t> p = FreeLocalPort(); p.ok()) {
-      f.port = *p;
-    } else {
-      return RunError(p.status().message());
-    }
+  // --local without --port: the launcher binds a free port and hands the
+  // listening socket to rank 0 (a fresh one for every restart), so no other
+  // process can take the port between its pick and its use.
+  const bool pick_port = f.local > 0 && f.port == 0;
+  if (f.port == 0 && f.local == 0) f.port = 29500;
+  tcp::ListeningSocket coordinator_socket;
+  const auto pick = [&]() -> Status {
+    Result<tcp::ListeningSocket> l = tcp::ListenOnFreePort();
+    if (!l.ok()) return l.status().WithContext("cannot listen on a free port (use --port)");
+    coordinator_socket = std::move(*l);
+    f.port = coordinator_socket.port();
+    return Status::Ok();
+  };
+  if (pick_port) {
+    if (Status s = pick(); !s.ok()) return RunError(s.message());
   }
   Result<double> kill_after = ParseDuration(f.kill_after);
   if (!kill_after.ok())
     return UsageError(kill_after.status().WithContext("--kill-after").message());
   if (f.augur_path.empty()) f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const bool pick_port = f.local > 0 && f.port == 0;
   std::vector<int> codes;
   bool failed = false;
   for (uint32_t attempt = 0;; ++attempt) {
     const std::string coordinator = hosts[0] + ":" + std::to_string(f.port);
     std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
                 coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
-    codes = RunRanks(f, hosts, passed, coordinator, out_dir, *kill_after);
+    codes = RunRanks(f, hosts, passed, coordinator, pick_port ? coordinator_socket.fd() : -1,
+                     out_dir, *kill_after);
     if (codes.empty()) return RunError("cannot start the ranks");
     failed = false;
     for (uint32_t r = 0; r < nodes; ++r) {
@@ -264,9 +266,7 @@ int Launch(LaunchFlags& f) {
     passed = next;
     f.cluster_id += "-r" + std::to_string(attempt + 1);
     if (pick_port) {
-      Result<uint16_t> p = FreeLocalPort();
-      if (!p.ok()) return RunError(p.status().message());
-      f.port = *p;
+      if (Status s = pick(); !s.ok()) return RunError(s.message());
     }
     for (uint32_t r = 0; r < nodes; ++r)
       std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);

@@ -1,5 +1,8 @@
 #include "experiments/cli/tcp_flags.h"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -27,6 +30,26 @@ Result<std::optional<uint32_t>> FromLauncher(const char* slurm, const char* ompi
   Result<std::optional<uint32_t>> s = LauncherVar(slurm);
   if (!s.ok() || s->has_value()) return s;
   return LauncherVar(ompi);
+}
+
+// That fd is a listening TCP socket on `port`, for rank 0.
+Status CheckCoordinatorFd(int fd, uint32_t rank, uint16_t port) {
+  if (rank != 0) return Status::Error("only rank 0 takes over the coordinator socket");
+  int listening = 0;
+  socklen_t len = sizeof(listening);
+  if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening)
+    return Status::Error("not a listening socket");
+  sockaddr_storage a{};
+  len = sizeof(a);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    return Status::Error("not a bound socket");
+  const uint16_t bound = a.ss_family == AF_INET6
+                             ? ntohs(reinterpret_cast<const sockaddr_in6*>(&a)->sin6_port)
+                             : ntohs(reinterpret_cast<const sockaddr_in*>(&a)->sin_port);
+  if (bound != port)
+    return Status::Error("is bound to port " + std::to_string(bound) + ", --coordinator names " +
+                         std::to_string(port));
+  return Status::Ok();
 }
 
 }  // namespace
@@ -58,6 +81,10 @@ void AddTcpFlags(CLI::App& app, TcpFlagText* t) {
                  "Protection of every frame after the handshake: encrypt (AES-256-GCM), auth "
                  "(authenticated, readable: GMAC) or none (benchmarks only; the result says so)")
       ->capture_default_str();
+  app.add_option("--coordinator-fd", t->coordinator_fd,
+                 "Rank 0: a listening socket already bound to --coordinator's port, inherited "
+                 "as this descriptor (augur launch --local passes one, so the port is never "
+                 "free between its pick and its use)");
   app.add_option("--handshake-timeout", t->handshake_timeout,
                  "Drop an incoming connection that has not authenticated within this long")
       ->capture_default_str();
@@ -104,6 +131,11 @@ Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag
   if (Status s = ParseHostPort(t.coordinator, &o->coordinator_host, &o->coordinator_port);
       !s.ok()) {
     return s.WithContext("--coordinator");
+  }
+  if (t.coordinator_fd.has_value()) {
+    if (Status s = CheckCoordinatorFd(*t.coordinator_fd, o->rank, o->coordinator_port); !s.ok())
+      return s.WithContext("--coordinator-fd " + std::to_string(*t.coordinator_fd));
+    o->coordinator_listen_fd = *t.coordinator_fd;
   }
   o->bind_host = t.bind;
   if (t.cluster_id.empty() || t.cluster_id.size() > 255) {

@@ -21,17 +21,21 @@ struct LaunchEnv {
   std::string secret_file;
   std::string cluster_id;
   std::string out_dir;  // the rank writes OUT/rank-R/result.json
+  // Rank 0 under `launch --local`: the coordinator's listening socket,
+  // already bound by the launcher (--coordinator-fd); -1: none.
+  int coordinator_fd = -1;
 };
 
 // The variables, in the order they are set.
-inline constexpr const char* kLaunchEnvNames[] = {"AUGUR_RANK",        "AUGUR_NODES",
-                                                  "AUGUR_COORDINATOR", "AUGUR_SECRET_FILE",
-                                                  "AUGUR_CLUSTER_ID",  "AUGUR_OUT"};
+inline constexpr const char* kLaunchEnvNames[] = {
+    "AUGUR_RANK",       "AUGUR_NODES", "AUGUR_COORDINATOR",   "AUGUR_SECRET_FILE",
+    "AUGUR_CLUSTER_ID", "AUGUR_OUT",   "AUGUR_COORDINATOR_FD"};
 
-// "NAME=value" for each variable of `e`.
+// "NAME=value" for each variable of `e` that is set.
 std::vector<std::string> LaunchEnvAssignments(const LaunchEnv& e);
 // The variables set in this process, keyed by the `augur run` option each
-// stands for ("rank", "nodes", "coordinator", "secret-file", "cluster-id", "out").
+// stands for ("rank", "nodes", "coordinator", "secret-file", "cluster-id", "out",
+// "coordinator-fd").
 std::map<std::string, std::string> ReadLaunchEnv();
 
 }  // namespace augur

@@ -26,11 +26,12 @@ ProcessGroup::~ProcessGroup() {
   }
 }
 
-Status ProcessGroup::Spawn(const std::string& label, const std::vector<std::string>& argv) {
+Status ProcessGroup::Spawn(const std::string& label, const std::vector<std::string>& argv,
+                           int pass_fd) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
-  Result<pid_t> pid = SpawnProcess(argv, fds[1]);
+  Result<pid_t> pid = SpawnProcess(argv, fds[1], pass_fd);
   close(fds[1]);
   if (!pid.ok()) {
     close(fds[0]);

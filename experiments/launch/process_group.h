@@ -23,7 +23,8 @@ class ProcessGroup {
   ProcessGroup& operator=(const ProcessGroup&) = delete;
   ~ProcessGroup();  // kills children still running
 
-  Status Spawn(const std::string& label, const std::vector<std::string>& argv);
+  // pass_fd: a descriptor the child inherits as kPassedFd (spawn.h), or -1.
+  Status Spawn(const std::string& label, const std::vector<std::string>& argv, int pass_fd = -1);
   // Returns each child's exit code in spawn order (128+signal if killed).
   std::vector<int> Wait(double kill_after_seconds);
 

@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/secret"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/wrong"
-port=$(free_port)
-COMMON="--nodes 2 --coordinator 127.0.0.1:$port --cluster-id faults --peer-timeout 60s"
+COMMON="--nodes 2 --cluster-id faults --peer-timeout 60s"
 
 wait_listening() {  # PORT: bounded wait until something listens there
   for _ in $(seq 100); do
@@ -19,14 +18,25 @@ wait_listening() {  # PORT: bounded wait until something listens there
 }
 
 # Rank 0 waits for rank 1; meanwhile an intruder and garbage try their luck.
-timeout 90 "$AUGUR" run $SMALL --workers 2 --rank 0 $COMMON --secret-file "$WORK/secret" \
+with_bound_port "$WORK/port0" timeout 90 "$AUGUR" run $SMALL --workers 2 --rank 0 $COMMON \
+  --coordinator '127.0.0.1:{port}' --coordinator-fd 3 --secret-file "$WORK/secret" \
   --max-frame-bytes 1048576 --handshake-timeout 2s --out "$WORK/out" >"$WORK/rank0.log" 2>&1 &
 rank0=$!
 CLEANUP_CMDS+=("kill $rank0 2>/dev/null")
+port=$(wait_port_file "$WORK/port0")
+COMMON="$COMMON --coordinator 127.0.0.1:$port"
 wait_listening "$port"
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-node0=$(pgrep -P "$rank0" augur)
+node0=""
+for _ in $(seq 100); do
+  # rank 0's augur process (under the shell, the wrapper's exec of timeout)
+  for p in $(pgrep -x augur); do grep -qa -- "$WORK/out" "/proc/$p/cmdline" && node0=$p; done
+  [ -n "$node0" ] && break
+  sleep 0.1
+done
+[ -n "$node0" ] || fail "rank 0 did not start"
+sleep 0.5  # past its start-up: the RSS below is the running node's
 rss_before=$(rss_kb "$node0")
 # Four strangers each claim a 64 MiB hello and send a little of it, then wait.
 strangers=()
@@ -79,11 +89,16 @@ pass "garbage, oversized and truncated frames dropped; cluster verified"
 
 # A killed peer: the others stop with an error naming it.
 start_three() {  # TIMEOUT_FLAG: three long-running ranks in the background
-  port=$(free_port)
   pids=()
+  rm -f "$WORK/port3"
   for r in 0 1 2; do
-    timeout 90 "$AUGUR" run --workload zipf --keys 20000 --batches 100000000 --workers 1 \
-      --rank $r --nodes 3 --coordinator 127.0.0.1:$port --secret-file "$WORK/secret" \
+    local coordinator=(--coordinator "127.0.0.1:{port}" --coordinator-fd 3) wrap=(with_bound_port "$WORK/port3")
+    if [ "$r" != 0 ]; then
+      coordinator=(--coordinator "127.0.0.1:$(wait_port_file "$WORK/port3")")
+      wrap=()
+    fi
+    "${wrap[@]}" timeout 90 "$AUGUR" run --workload zipf --keys 20000 --batches 100000000 --workers 1 \
+      --rank $r --nodes 3 "${coordinator[@]}" --secret-file "$WORK/secret" \
       --peer-timeout "$1" >"$WORK/k$r.log" 2>&1 &
     pids+=($!)
     CLEANUP_CMDS+=("kill -9 $! 2>/dev/null")
@@ -125,10 +140,10 @@ kill -CONT "$stopped" 2>/dev/null || true
 
 # A rank that never joins.
 set +e
-timeout 30 "$AUGUR" run $SMALL --rank 0 --nodes 2 --coordinator 127.0.0.1:"$(free_port)" \
-  --secret-file "$WORK/secret" --peer-timeout 1s >"$WORK/alone.log" 2>&1
+with_bound_port "$WORK/port-alone" timeout 30 "$AUGUR" run $SMALL --rank 0 --nodes 2 \
+  --coordinator '127.0.0.1:{port}' --coordinator-fd 3 --secret-file "$WORK/secret" --peer-timeout 1s >"$WORK/alone.log" 2>&1
 code=$?
 set -e
 [ "$code" = 1 ] || { cat "$WORK/alone.log"; fail "lonely rank 0 exited $code, expected 1"; }
 grep -q "rank 1 did not connect" "$WORK/alone.log" || { cat "$WORK/alone.log"; fail "missing rank not named"; }
-pass "missing rank reported: $(tail -1 "$WORK/alone.log")"
+pass "missing rank reported: $(grep -m1 "did not connect" "$WORK/alone.log")"

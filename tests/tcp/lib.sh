@@ -12,8 +12,42 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
+# free_port: a port that was free a moment ago. It is released before use, so
+# another process may take it meanwhile ("Address already in use"): only for
+# launchers that cannot hand a bound socket over (mpirun, srun, ssh), whose
+# tests keep that small race. Everything else uses with_bound_port.
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+# with_bound_port PORTFILE CMD...: binds a listening socket on a free loopback
+# port, writes the port to PORTFILE and execs CMD with the socket as
+# descriptor 3 and every "{port}" in CMD replaced by the port. For a rank 0:
+# `with_bound_port F augur run --rank 0 --coordinator 127.0.0.1:{port} --coordinator-fd 3 ...`;
+# the port is never free between its pick and its use.
+with_bound_port() {
+  /usr/bin/python3 -c '
+import os, socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(128)
+port = str(s.getsockname()[1])
+if s.fileno() != 3:
+    os.dup2(s.fileno(), 3)
+os.set_inheritable(3, True)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(port)
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+args = [a.replace("{port}", port) for a in sys.argv[2:]]
+os.execvp(args[0], args)
+' "$@"
+}
+# wait_port_file PORTFILE: the port once with_bound_port wrote it (bounded wait).
+wait_port_file() {
+  for _ in $(seq 200); do
+    [ -s "$1" ] && { cat "$1"; return 0; }
+    sleep 0.05
+  done
+  fail "no port written to $1"
 }
 # json_get FILE KEY: prints a top-level field of a JSON file.
 json_get() {
