@@ -1,7 +1,6 @@
 #include "core/api/worker.h"
 
 #include "core/base/check.h"
-#include "core/protocol/node.h"
 
 namespace augur {
 
@@ -14,32 +13,41 @@ void AddOwn(std::atomic<T>& counter, T amount) {
 }
 }  // namespace
 
-Worker::Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker, SamplingOptions sampling,
-               uint64_t seed)
-    : node_(node), id_(id), parker_(std::move(parker)), sampler_(std::move(sampling), seed) {}
+Worker::Worker(NodePort& node, ParamStore& store, Runtime& runtime, Parker& parker, WorkerId id,
+               SamplingOptions sampling, uint64_t seed)
+    : node_(node),
+      store_(store),
+      runtime_(runtime),
+      parker_(parker),
+      id_(id),
+      node_id_(runtime.self()),
+      num_nodes_(runtime.num_nodes()),
+      solo_(num_nodes_ == 1),
+      sampler_(std::move(sampling), seed, sampler_access_,
+               SampleLocality{store.layout(), store, num_nodes_ == 1}) {}
 
 SampleHandle Worker::PrepareSample(uint32_t k, Clock start, Clock end) {
-  return sampler_.Prepare(*this, k, start, end);
+  return sampler_.Prepare(k, start, end);
 }
 
 void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
                         std::vector<float>* values_out) {
-  sampler_.Pull(*this, h, keys_out, values_out);
+  sampler_.Pull(h, keys_out, values_out);
 }
 
-bool Worker::IsHeldLocally(Key key) const { return node_.solo() || node_.store().Contains(key); }
+bool Worker::IsHeldLocally(Key key) const { return solo_ || store_.Contains(key); }
 
 void Worker::CountDirect(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
 
-bool Worker::DirectAccess() const { return node_.solo(); }
+bool Worker::DirectAccess() const { return solo_; }
 
-uint64_t Worker::DirectMoves() const { return node_.store().moves(); }
+uint64_t Worker::DirectMoves() const { return store_.moves(); }
 
-bool Worker::UsesIntent() const { return !node_.solo(); }
+bool Worker::UsesIntent() const { return !solo_; }
 
 void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries) {
   AUGUR_CHECK(DirectAccess(), "direct access needs a one-node cluster");
-  ParamStore& store = node_.store();
+  ParamStore& store = store_;
   // Views stay valid until an entry is removed or replaced (a restore):
   // then every cached one is dropped.
   if (const uint64_t moves = store.moves(); moves != direct_moves_) {
@@ -76,7 +84,7 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
 
 void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
                          std::span<const float> updates) {
-  const ParamStore& store = node_.store();
+  const ParamStore& store = store_;
   size_t at = 0;
   for (const ParamStore::Entry& e : entries) {
     AUGUR_CHECK(at + e.length <= updates.size(), "direct update has %zu floats, rows need more",
@@ -87,26 +95,23 @@ void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
   AddOwn(local_accesses_, uint64_t{entries.size()});
 }
 
-NodeId Worker::node_id() const { return node_.self(); }
-uint32_t Worker::num_nodes() const { return node_.num_nodes(); }
-
 size_t Worker::TotalLength(std::span<const Key> keys) const {
   size_t n = 0;
-  for (Key k : keys) n += node_.layout().Length(k);
+  for (Key k : keys) n += store_.layout().Length(k);
   return n;
 }
 
 Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* in,
                       std::span<float> out) {
-  const ValueLayout& layout = node_.layout();
+  const ValueLayout& layout = store_.layout();
   offsets_.resize(keys.size());
   uint32_t offset = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     offsets_[i] = offset;
     offset += layout.Length(keys[i]);
   }
-  ParamStore& store = node_.store();
-  const bool create = node_.solo();  // homed here, never leaves: first touch on the hot path
+  ParamStore& store = store_;
+  const bool create = solo_;  // homed here, never leaves: first touch on the hot path
   switch (type) {
     case MessageType::kPullRequest:
       store.PullBatch(keys, offsets_, out.data(), &scratch_, create);
@@ -159,7 +164,7 @@ Status Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
     node_.SetWaiting(id_, true);
     if (done()) break;  // re-check after announcing: no lost wake-up
     if ((cancelled_now = cancelled())) break;
-    parker_->Park();
+    parker_.Park();
     if (done()) break;
   }
   node_.SetWaiting(id_, false);
@@ -187,17 +192,14 @@ void Worker::AdvanceClock() {
 
 Status Worker::WaitSync() {
   if (cancelled()) return Cancelled();
-  Node::Effects fx;
-  const uint64_t op = node_.StartWaitSync(id_, &fx);
-  node_.Flush(fx);
+  const uint64_t op = node_.StartWaitSync(id_);
   if (op == 0) return Status::Ok();
   return ParkUntil([&] { return node_.OpDone(op); }, &wait_seconds_);
 }
 
 Status Worker::Barrier() {
   if (Status s = WaitAll(); !s.ok()) return s;
-  uint64_t gen = 0;
-  node_.ArriveAtBarrier(id_, &gen);
+  const uint64_t gen = node_.ArriveAtBarrier(id_);
   return ParkUntil([&] { return node_.BarrierReleased(gen); }, &barrier_seconds_);
 }
 
@@ -216,11 +218,11 @@ void Worker::InstallMainRows(std::span<const Key> keys, std::span<const float> r
 }
 
 void Worker::Compute(double seconds) {
-  if (seconds > 0) node_.runtime().Compute(seconds);
+  if (seconds > 0) runtime_.Compute(seconds);
 }
 
 MetricsSnapshot Worker::NodeMetrics() const { return node_.Metrics(); }
 
-double Worker::Now() { return node_.runtime().Now(); }
+double Worker::Now() { return runtime_.Now(); }
 
 }  // namespace augur

@@ -7,9 +7,11 @@
 // at once), and their tickets complete when every key has been applied.
 // Keys held locally (main copy or replica) take the hot path: direct store
 // access under a short striped lock, no message, no engine lock. The others
-// go through the node's protocol engine (Node::SlowPath): created at their
-// home on first touch, queued if on their way here, else one batched
-// request message per destination node.
+// go through the node's protocol engine (NodePort::SlowPath): created at
+// their home on first touch, queued if on their way here, else one batched
+// request message per destination node. The Worker reaches its node only
+// through NodePort (node_port.h) and the store, runtime and Parker it is
+// given at construction.
 //
 // Values: each key has ValueLayout::Length(key) floats; a batch's buffer is
 // the concatenation of its keys' values in key order.
@@ -21,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "core/api/node_port.h"
 #include "core/base/status.h"
 #include "core/base/types.h"
 #include "core/codec/message.h"
@@ -32,17 +35,13 @@
 
 namespace augur {
 
-class Node;
-
-// Identifies one asynchronous operation; id 0 means "already complete".
-struct Ticket {
-  uint64_t id = 0;
-};
-
 class Worker {
  public:
-  Worker(Node& node, WorkerId id, std::unique_ptr<Parker> parker, SamplingOptions sampling,
-         uint64_t seed);
+  // `node`, `store`, `runtime` and `parker` outlive the worker.
+  Worker(NodePort& node, ParamStore& store, Runtime& runtime, Parker& parker, WorkerId id,
+         SamplingOptions sampling, uint64_t seed);
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
 
   // REQUIRES: out.size() == TotalLength(keys).
   Ticket Pull(std::span<const Key> keys, std::span<float> out);
@@ -60,7 +59,7 @@ class Worker {
   // True once the runtime cancelled this worker's parker (Parker::Cancel: the
   // node is shutting down, e.g. a TCP node that lost a peer). Its waits then
   // return errors at once; buffers of incomplete operations are undefined.
-  bool cancelled() const { return parker_->cancelled(); }
+  bool cancelled() const { return parker_.cancelled(); }
 
   // "This worker will access `keys` while its clock is in [start, end)."
   void Intent(std::span<const Key> keys, Clock start, Clock end);
@@ -126,8 +125,8 @@ class Worker {
   double Now();
 
   WorkerId id() const { return id_; }
-  NodeId node_id() const;
-  uint32_t num_nodes() const;
+  NodeId node_id() const { return node_id_; }
+  uint32_t num_nodes() const { return num_nodes_; }
   size_t TotalLength(std::span<const Key> keys) const;
 
   // This node's counters so far (all workers and the protocol side).
@@ -143,7 +142,22 @@ class Worker {
   double barrier_seconds() const { return barrier_seconds_.load(std::memory_order_relaxed); }
 
  private:
-  friend class Node;
+  // The sampler's view of this worker (sampling.h).
+  class SamplerAccess final : public SampleAccess {
+   public:
+    explicit SamplerAccess(Worker& w) : w_(w) {}
+    Clock clock() const override { return w_.clock(); }
+    void Intent(std::span<const Key> keys, Clock start, Clock end) override {
+      w_.Intent(keys, start, end);
+    }
+    Ticket Pull(std::span<const Key> keys, std::span<float> out) override {
+      return w_.Pull(keys, out);
+    }
+    Status Wait(Ticket t) override { return w_.Wait(t); }
+
+   private:
+    Worker& w_;
+  };
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the
@@ -151,15 +165,21 @@ class Worker {
   template <typename Done>
   Status ParkUntil(Done done, std::atomic<double>* seconds);
 
-  Node& node_;
-  WorkerId id_;
-  std::unique_ptr<Parker> parker_;
+  NodePort& node_;
+  ParamStore& store_;
+  Runtime& runtime_;
+  Parker& parker_;
+  const WorkerId id_;
+  const NodeId node_id_;
+  const uint32_t num_nodes_;
+  const bool solo_;  // a one-node cluster: keys created on first touch, direct access
   Clock clock_ = 0;
   std::atomic<uint64_t> local_accesses_{0};  // written by this worker only
   std::atomic<uint64_t> remote_accesses_{0};
   std::atomic<double> wait_seconds_{0};  // written by this worker only
   std::atomic<double> barrier_seconds_{0};
   std::vector<uint32_t> offsets_;  // float offset of each key of the current batch
+  SamplerAccess sampler_access_{*this};
   WorkerSampler sampler_;
   ParamStore::BatchScratch scratch_;
   // Direct access: views resolved so far (valid while the store's moves()

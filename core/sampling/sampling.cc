@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "core/api/worker.h"
 #include "core/base/check.h"
-#include "core/protocol/node.h"
+#include "core/base/value_layout.h"
+#include "core/store/param_store.h"
 
 namespace augur {
 
@@ -48,7 +48,7 @@ const char* SampleSchemeName(SampleScheme s) { return Info(s).name; }
 
 const char* SampleSchemeFidelity(SampleScheme s) { return Info(s).fidelity; }
 
-SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock end) {
+SampleHandle WorkerSampler::Prepare(uint32_t k, Clock start, Clock end) {
   AUGUR_CHECK(options_.draw != nullptr, "sampling needs the application's distribution");
   Prepared p;
   p.k = k;
@@ -57,34 +57,34 @@ SampleHandle WorkerSampler::Prepare(Worker& w, uint32_t k, Clock start, Clock en
   if (options_.scheme == SampleScheme::kPrefetch || options_.scheme == SampleScheme::kPreloc) {
     p.keys.resize(k);
     for (Key& key : p.keys) key = options_.draw(rng_);
-    if (options_.scheme == SampleScheme::kPreloc) w.Intent(p.keys, start, end);
+    if (options_.scheme == SampleScheme::kPreloc) access_.Intent(p.keys, start, end);
   } else if (options_.scheme == SampleScheme::kPool) {
     TakeFromPool(k, &p.keys);
-    w.Intent(p.keys, start, end);
+    access_.Intent(p.keys, start, end);
   }
   const uint64_t id = next_id_++;
   prepared_.emplace(id, std::move(p));
-  StartDueFetches(w);
+  StartDueFetches();
   return SampleHandle{id};
 }
 
-void WorkerSampler::StartDueFetches(Worker& w) {
+void WorkerSampler::StartDueFetches() {
   if (options_.scheme != SampleScheme::kPrefetch) return;
   // In preparation order; a sample already pulled started its own fetch.
   for (; next_fetch_ < next_id_; ++next_fetch_) {
     auto it = prepared_.find(next_fetch_);
     if (it == prepared_.end()) continue;
-    if (it->second.start > w.clock() + options_.prefetch_lead) break;
-    StartFetch(w, it->second);
+    if (it->second.start > access_.clock() + options_.prefetch_lead) break;
+    StartFetch(it->second);
   }
 }
 
-void WorkerSampler::StartFetch(Worker& w, Prepared& p) {
+void WorkerSampler::StartFetch(Prepared& p) {
   if (p.fetch_started) return;
   p.fetch_started = true;
   // With direct access the caller uses the rows in place (one node: every
   // key is here); nothing to read ahead.
-  if (w.DirectAccess()) return;
+  if (locality_.one_node) return;
   fetch_index_.Clear();
   p.fetched_row.resize(p.keys.size());
   for (size_t i = 0; i < p.keys.size(); ++i) {
@@ -95,20 +95,20 @@ void WorkerSampler::StartFetch(Worker& w, Prepared& p) {
   }
   // Every distinct key, the ones held here too: a key held here now may
   // have left by the time it is used, and then its pull would wait.
-  p.fetched.resize(w.TotalLength(p.fetch_keys));
-  p.fetch = w.Pull(p.fetch_keys, p.fetched).id;
+  p.fetched.resize(TotalLength(p.fetch_keys));
+  p.fetch = access_.Pull(p.fetch_keys, p.fetched).id;
 }
 
-void WorkerSampler::FinishFetch(Worker& w, Prepared& p, std::vector<float>* values_out) {
+void WorkerSampler::FinishFetch(Prepared& p, std::vector<float>* values_out) {
   // A cancelled wait returns at once: the node is shutting down, the values
   // are undefined and the job stops (Worker::cancelled).
-  if (p.fetch != 0) (void)w.Wait(Ticket{p.fetch});
+  if (p.fetch != 0) (void)access_.Wait(Ticket{p.fetch});
   if (values_out == nullptr) return;
-  values_out->resize(w.TotalLength(p.keys));
+  values_out->resize(TotalLength(p.keys));
   // fetch_keys[r]'s row starts at the running sum of the lengths before it.
   std::vector<size_t> fetch_at(p.fetch_keys.size() + 1, 0);
   for (size_t r = 0; r < p.fetch_keys.size(); ++r)
-    fetch_at[r + 1] = fetch_at[r] + w.TotalLength(std::span<const Key>(&p.fetch_keys[r], 1));
+    fetch_at[r + 1] = fetch_at[r] + TotalLength(std::span<const Key>(&p.fetch_keys[r], 1));
   size_t out = 0;
   for (size_t i = 0; i < p.keys.size(); ++i) {
     const uint32_t r = p.fetched_row[i];
@@ -133,14 +133,24 @@ void WorkerSampler::TakeFromPool(uint32_t k, std::vector<Key>* keys) {
   }
 }
 
-Key WorkerSampler::DrawLocal(Worker& w) {
+bool WorkerSampler::HeldLocally(Key key) const {
+  return locality_.one_node || locality_.store.Contains(key);
+}
+
+size_t WorkerSampler::TotalLength(std::span<const Key> keys) const {
+  size_t n = 0;
+  for (Key k : keys) n += locality_.layout.Length(k);
+  return n;
+}
+
+Key WorkerSampler::DrawLocal() {
   constexpr int kTries = 64;
   Key key = options_.draw(rng_);
-  for (int i = 1; i < kTries && !w.IsHeldLocally(key); ++i) key = options_.draw(rng_);
+  for (int i = 1; i < kTries && !HeldLocally(key); ++i) key = options_.draw(rng_);
   return key;
 }
 
-void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
+void WorkerSampler::Pull(SampleHandle h, std::vector<Key>* keys_out,
                          std::vector<float>* values_out) {
   auto it = prepared_.find(h.id);
   AUGUR_CHECK(it != prepared_.end(), "unknown or already used sample handle %llu",
@@ -153,9 +163,9 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
       for (Key& key : *keys_out) key = options_.draw(rng_);
       break;
     case SampleScheme::kPrefetch:
-      StartFetch(w, p);  // if it was not due yet: pulled now, waited for below
-      StartDueFetches(w);
-      FinishFetch(w, p, values_out);
+      StartFetch(p);  // if it was not due yet: pulled now, waited for below
+      StartDueFetches();
+      FinishFetch(p, values_out);
       *keys_out = std::move(p.keys);
       return;  // FinishFetch filled values_out
     case SampleScheme::kPreloc:
@@ -163,12 +173,12 @@ void WorkerSampler::Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out,
       *keys_out = std::move(p.keys);  // taken at prepare time
       break;
     case SampleScheme::kLocal:
-      for (Key& key : *keys_out) key = DrawLocal(w);
+      for (Key& key : *keys_out) key = DrawLocal();
       break;
   }
   if (values_out == nullptr) return;  // the caller accesses the keys itself
-  values_out->resize(w.TotalLength(*keys_out));
-  w.Wait(w.Pull(*keys_out, *values_out));
+  values_out->resize(TotalLength(*keys_out));
+  (void)access_.Wait(access_.Pull(*keys_out, *values_out));
 }
 
 }  // namespace augur

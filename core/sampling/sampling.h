@@ -20,11 +20,15 @@
 //   local   draw, rejecting keys not held locally (bounded tries)    NOT exact: biased towards
 //   local keys
 // Augur keeps the pool per worker (not per node): no lock on the sampling path.
+// A sampler is given what it needs at construction: the worker's operations
+// (SampleAccess, called per sample or per batch of keys, never per key), the
+// value layout, and the store it may check for local keys.
 // Thread-safety: a WorkerSampler belongs to one worker.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,7 +40,8 @@
 
 namespace augur {
 
-class Worker;
+class ParamStore;
+class ValueLayout;
 
 enum class SampleScheme { kNaive, kPrefetch, kPreloc, kPool, kLocal };
 Result<SampleScheme> ParseSampleScheme(const std::string& name);
@@ -61,16 +66,38 @@ struct SampleHandle {
   uint64_t id = 0;
 };
 
+// The worker operations a sampler uses (Worker implements it). Same
+// contracts as the Worker methods of the same names.
+class SampleAccess {
+ public:
+  virtual ~SampleAccess() = default;
+  virtual Clock clock() const = 0;
+  virtual void Intent(std::span<const Key> keys, Clock start, Clock end) = 0;
+  virtual Ticket Pull(std::span<const Key> keys, std::span<float> out) = 0;
+  virtual Status Wait(Ticket t) = 0;
+};
+
+// Where a sampler's keys are: the value layout (their lengths) and the
+// node's store (whether a key is held here). On a one-node cluster every key
+// is held here and used in place (direct access), so nothing is read ahead.
+struct SampleLocality {
+  const ValueLayout& layout;
+  ParamStore& store;
+  bool one_node;
+};
+
 class WorkerSampler {
  public:
-  WorkerSampler(SamplingOptions options, uint64_t seed)
-      : options_(std::move(options)), rng_(seed) {}
+  // `access` and the locality's referents outlive the sampler.
+  WorkerSampler(SamplingOptions options, uint64_t seed, SampleAccess& access,
+                SampleLocality locality)
+      : options_(std::move(options)), rng_(seed), access_(access), locality_(locality) {}
 
   // REQUIRES: options.draw is set.
-  SampleHandle Prepare(Worker& w, uint32_t k, Clock start, Clock end);
+  SampleHandle Prepare(uint32_t k, Clock start, Clock end);
   // Fills keys_out (K keys) and values_out (their values) and waits for them;
   // values_out null: the keys only (the caller accesses them itself).
-  void Pull(Worker& w, SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
+  void Pull(SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
 
  private:
   struct Prepared {
@@ -88,22 +115,26 @@ class WorkerSampler {
   };
   // prefetch: starts the pull of p's keys (the heap block of p.fetched is
   // the pull's output: it stays in place until the pull completes).
-  void StartFetch(Worker& w, Prepared& p);
+  void StartFetch(Prepared& p);
   // prefetch: starts the fetches of the samples, in preparation order, whose
   // start is within prefetch_lead of the worker's clock.
-  void StartDueFetches(Worker& w);
+  void StartDueFetches();
   // prefetch: waits for that pull and copies the values of p's keys out.
-  void FinishFetch(Worker& w, Prepared& p, std::vector<float>* values_out);
+  void FinishFetch(Prepared& p, std::vector<float>* values_out);
   struct PoolEntry {
     Key key;
     uint32_t uses_left;
   };
-  Key DrawLocal(Worker& w);
+  Key DrawLocal();
+  bool HeldLocally(Key key) const;
+  size_t TotalLength(std::span<const Key> keys) const;
   // Takes k keys from the pool (growing it to k entries), consuming uses.
   void TakeFromPool(uint32_t k, std::vector<Key>* keys);
 
   SamplingOptions options_;
   Rng rng_;
+  SampleAccess& access_;
+  SampleLocality locality_;
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, Prepared> prepared_;
   std::vector<PoolEntry> pool_;

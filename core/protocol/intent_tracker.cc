@@ -1,0 +1,102 @@
+#include "core/protocol/intent_tracker.h"
+
+#include <algorithm>
+
+#include "core/protocol/quiesce.h"
+#include "core/protocol/relocation.h"
+
+namespace augur {
+
+namespace {
+constexpr size_t kLeadBuckets = 1024;
+}  // namespace
+
+IntentTracker::IntentTracker(EngineContext& cx, Relocation& relocation, Quiesce& quiesce,
+                             uint32_t workers, bool act_immediately)
+    : cx_(cx),
+      relocation_(relocation),
+      quiesce_(quiesce),
+      intents_(workers),
+      timing_(workers, act_immediately),
+      clocks_(workers, 0),
+      lead_histogram_(kLeadBuckets, 0) {}
+
+void IntentTracker::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
+  cx_.counters.intents.fetch_add(1, std::memory_order_relaxed);
+  cx_.counters.intent_keys.fetch_add(keys.size(), std::memory_order_relaxed);
+  if (cx_.solo()) return;
+  Effects fx;
+  {
+    EngineLock g(cx_, fx);
+    intents_.Add(w, keys, start, end, clocks_[w]);
+    ActOnIntents(w, &fx);
+    // Sync rounds also re-estimate the action window.
+    fx.arm_timer = !cx_.timer_armed && cx_.policy.LocalizesOnIntent();
+  }
+  cx_.Flush(fx);
+}
+
+void IntentTracker::RecordClock(WorkerId w, Clock clock) {
+  if (cx_.solo()) return;
+  Effects fx;
+  {
+    EngineLock g(cx_, fx);
+    clocks_[w] = clock;
+    ActOnIntents(w, &fx);
+  }
+  cx_.Flush(fx);
+}
+
+void IntentTracker::OnSyncRound(Effects* fx) {
+  for (WorkerId w = 0; w < clocks_.size(); ++w) {
+    timing_.OnSyncRound(w, clocks_[w]);
+    ActOnIntents(w, fx);  // the window may have grown
+  }
+}
+
+void IntentTracker::ActOnAll(Effects* fx) {
+  for (WorkerId w = 0; w < clocks_.size(); ++w) ActOnIntents(w, fx);
+}
+
+void IntentTracker::ActOnIntents(WorkerId w, Effects* fx) {
+  // Paused: the signals stay pending and activate once actions resume.
+  if (quiesce_.paused()) return;
+  std::vector<Key> wanted, unwanted;
+  std::vector<Clock> leads;
+  intents_.Advance(w, clocks_[w], timing_.Horizon(w, clocks_[w]), &wanted, &unwanted, &leads);
+  for (Clock lead : leads) RecordLead(lead);
+  if (!cx_.policy.LocalizesOnIntent()) return;
+  for (Key k : wanted) {
+    if (relocation_.Incoming(k) || cx_.store.Contains(k)) continue;
+    if (cx_.HomeOf(k) == cx_.self && relocation_.DirectoryEntry(k) == nullptr) {
+      // Never touched and homed here: create it now, so the access is local.
+      cx_.store.With(k, /*create=*/true, [](ParamStore::Entry&) {});
+      continue;
+    }
+    relocation_.RequestLocalize(k, fx);
+  }
+}
+
+void IntentTracker::RecordLead(Clock lead) {
+  const size_t b = lead < 0 ? 0 : std::min<size_t>(static_cast<size_t>(lead), kLeadBuckets - 1);
+  ++lead_histogram_[b];
+}
+
+void IntentTracker::AddLeadStats(MetricsSnapshot* s) const {
+  uint64_t n = 0;
+  for (size_t b = 0; b < lead_histogram_.size(); ++b) {
+    n += lead_histogram_[b];
+    s->lead_clocks_sum += static_cast<double>(b) * lead_histogram_[b];
+  }
+  s->lead_count = n;
+  uint64_t seen = 0;
+  for (size_t b = 0; b < lead_histogram_.size() && n > 0; ++b) {
+    seen += lead_histogram_[b];
+    if (seen * 100 >= n * 99) {
+      s->lead_clocks_p99 = static_cast<double>(b);
+      break;
+    }
+  }
+}
+
+}  // namespace augur

@@ -1,0 +1,89 @@
+// Relocation: moving main copies between nodes, and placement decisions.
+//
+// A node that wants a key sends a localize request towards the main copy.
+// The owner asks the Policy (PlaceKey): relocate (hand the row over and tell
+// the home node, 3 messages in all) or replicate (Replication grants a
+// replica). The receiver installs the row and applies the operations that
+// queued while the key travelled, in arrival order; a queued localize from
+// a third node chains the key straight on. The home's directory records
+// owners that are not the home, with an ownership epoch (16-bit serial
+// arithmetic) so a late owner update never overwrites a newer one.
+//
+// Owns: the directory (at the home: owner when not here) and the keys in
+// transfer to this node with the requests queued for them.
+// Locking: the Handle* methods take the engine lock themselves; every other
+// method REQUIRES the engine lock held.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/base/types.h"
+#include "core/codec/message.h"
+#include "core/protocol/effects.h"
+#include "core/protocol/engine_context.h"
+#include "core/protocol/key_request.h"
+
+namespace augur {
+
+class IntentTracker;
+class Quiesce;
+class Replication;
+class Routing;
+
+class Relocation {
+ public:
+  // Directory entry at the home: the owner, and the ownership epoch (the
+  // number of hand-overs).
+  struct Owner {
+    NodeId node;
+    uint16_t epoch;
+  };
+
+  Relocation(EngineContext& cx, Routing& routing, Replication& replication, IntentTracker& intents,
+             Quiesce& quiesce);
+  Relocation(const Relocation&) = delete;
+  Relocation& operator=(const Relocation&) = delete;
+
+  Status HandleHandover(const Message& m);
+  Status HandleOwnerUpdate(const Message& m);
+
+  // REQUIRES (all below): engine lock held.
+  // Asks the owner for key (a replica or the main copy); requests on it
+  // queue here until it arrives.
+  void RequestLocalize(Key key, Effects* fx);
+  // At the owner: a localize request from requester.
+  void PlaceKey(Key key, NodeId requester, Effects* fx);
+  // Sends the main copy to `to` (op_id: the sync round it answers, or 0).
+  void HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx);
+  // key arrived: dispatches the requests that queued for it.
+  void DrainQueue(Key key, Effects* fx);
+  // The requests queued for key on its way here; null if it is not.
+  std::vector<KeyRequest>* InTransfer(Key key) {
+    auto it = incoming_.find(key);
+    return it == incoming_.end() ? nullptr : &it->second;
+  }
+  bool Incoming(Key key) const { return incoming_.count(key) > 0; }
+  bool NothingIncoming() const { return incoming_.empty(); }
+  // The directory entry of a key homed here (null: none, the key is here or
+  // never moved).
+  const Owner* DirectoryEntry(Key key) const {
+    auto it = directory_.find(key);
+    return it == directory_.end() ? nullptr : &it->second;
+  }
+  size_t entries() const { return directory_.size() + incoming_.size(); }
+
+ private:
+  EngineContext& cx_;
+  Routing& routing_;
+  Replication& replication_;
+  IntentTracker& intents_;
+  Quiesce& quiesce_;
+  std::unordered_map<Key, Owner> directory_;                   // at home: owner when not here
+  std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
+};
+
+}  // namespace augur

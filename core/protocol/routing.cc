@@ -1,0 +1,298 @@
+#include "core/protocol/routing.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/base/check.h"
+#include "core/protocol/intent_tracker.h"
+#include "core/protocol/relocation.h"
+#include "core/protocol/replication.h"
+
+namespace augur {
+
+namespace {
+bool CarriesValues(MessageType t) {
+  return t == MessageType::kPushRequest || t == MessageType::kSetRequest ||
+         t == MessageType::kSyncRequest;
+}
+}  // namespace
+
+Routing::Routing(EngineContext& cx, Relocation& relocation, Replication& replication,
+                 IntentTracker& intents, size_t location_cache_capacity)
+    : cx_(cx),
+      relocation_(relocation),
+      replication_(replication),
+      intents_(intents),
+      location_cache_capacity_(location_cache_capacity) {}
+
+void Routing::NoteLocation(Key key, NodeId node) {
+  if (node == cx_.self || node == cx_.HomeOf(key)) {
+    location_cache_.erase(key);
+    return;
+  }
+  if (location_cache_.size() >= location_cache_capacity_) location_cache_.clear();
+  location_cache_[key] = node;
+}
+
+NodeId Routing::RemoteDestination(Key key) const {
+  auto it = location_cache_.find(key);
+  return it != location_cache_.end() ? it->second : cx_.HomeOf(key);
+}
+
+Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
+                         std::span<const uint32_t> offsets, std::span<const uint32_t> missing,
+                         const float* in, std::span<float> out) {
+  Effects fx;
+  uint64_t op = 0;
+  {
+    EngineLock g(cx_, fx);
+    op = cx_.ops.Begin(w, type, missing.size(), out.data(), out.size());
+    for (uint32_t idx : missing) {
+      const Key k = keys[idx];
+      const uint32_t len = cx_.layout().Length(k);
+      KeyRequest item{type, cx_.self, op, 0, {}};
+      if (type == MessageType::kPullRequest) item.slot = offsets[idx];
+      if (in != nullptr) item.values.assign(in + offsets[idx], in + offsets[idx] + len);
+      if (cx_.policy.LocalizesOnIntent()) {
+        const IntentTable::Counts intent = intents_.Active(k);
+        if (intent.ahead > 0) {
+          cx_.counters.late_accesses.fetch_add(1, std::memory_order_relaxed);
+        } else if (intent.count > 0) {
+          cx_.counters.unannounced_accesses.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+      if (type == MessageType::kSetRequest) {
+        // A Set on a replica: the replica takes the value now (its delta is
+        // superseded) and the Set travels to the main copy.
+        cx_.store.With(k, false, [&](ParamStore::Entry& e) {
+          if (e.kind != CopyKind::kReplica) return;
+          std::memcpy(e.value, item.values.data(), len * sizeof(float));
+          std::memset(e.delta, 0, len * sizeof(float));
+        });
+      } else if (cx_.policy.IsStaticReplica(k) && cx_.HomeOf(k) != cx_.self &&
+                 !relocation_.Incoming(k) && !cx_.store.Contains(k)) {
+        relocation_.RequestLocalize(k, &fx);  // static replica: fetched on first touch
+      }
+      Dispatch(k, std::move(item), /*via_home=*/false, &fx);
+    }
+    if (!cx_.ops.Pending(op)) op = 0;  // every key was served here
+  }
+  cx_.Flush(fx);
+  return Ticket{op};
+}
+
+Status Routing::HandleRequest(const Message& m) {
+  const std::string from =
+      std::string(MessageTypeName(m.type)) + " from node " + std::to_string(m.src);
+  const bool pull_like = m.type == MessageType::kPullRequest || m.type == MessageType::kSyncRequest;
+  if (pull_like && m.slots.size() != m.keys.size())
+    return Status::Error(from + ": slots do not match keys");
+  // Whether key i brings values: every key of a push or set, a sync key
+  // unless it is a poll (kNoDeltaBit), no key of a pull or localize.
+  const auto carries = [&m](size_t i) {
+    return m.type == MessageType::kSyncRequest ? SyncCarriesDelta(m.slots[i])
+                                               : CarriesValues(m.type);
+  };
+  if (!CarriesValues(m.type)) {
+    if (!m.values.empty()) return Status::Error(from + ": unexpected values");
+  } else {
+    uint64_t need = 0;
+    for (size_t i = 0; i < m.keys.size(); ++i)
+      if (carries(i)) need += cx_.layout().Length(m.keys[i]);
+    if (need != m.values.size())
+      return Status::Error(from + ": " + std::to_string(m.values.size()) +
+                           " values for keys needing " + std::to_string(need));
+  }
+  Effects fx;
+  if (m.type == MessageType::kPullRequest) {
+    for (Key k : m.keys) fx.pull_values += cx_.layout().Length(k);
+  }
+  Status status;
+  {
+    EngineLock g(cx_, fx);
+    if (m.origin == cx_.self) status = CheckReturning(m);  // before any key applies
+    const float* at = m.values.data();
+    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+      const Key k = m.keys[i];
+      KeyRequest item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
+      if (carries(i)) {
+        const uint32_t len = cx_.layout().Length(k);
+        item.values.assign(at, at + len);
+        at += len;
+      }
+      Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, &fx);
+    }
+  }
+  cx_.Flush(fx);
+  return status;
+}
+
+Status Routing::CheckReturning(const Message& m) const {
+  // A request of our own, forwarded back here (via the home, to the key that
+  // moved here meanwhile): it completes a pending operation of ours, so it
+  // must match one. A localize request carries no operation.
+  if (m.type == MessageType::kLocalizeRequest) return Status::Ok();
+  const OperationTable::PendingOp* op = cx_.ops.Find(m.op_id);
+  if (m.type == MessageType::kSyncRequest) {
+    // A flush that outlived its round still applies; one that names a round
+    // must fit it.
+    if (op == nullptr) return Status::Ok();
+    return cx_.ops.Check(m, MessageType::kSyncRequest, m.keys.size());
+  }
+  if (Status s = cx_.ops.Check(m, m.type, m.keys.size()); !s.ok()) return s;
+  if (m.type != MessageType::kPullRequest) return Status::Ok();
+  for (size_t i = 0; i < m.keys.size(); ++i) {
+    if (static_cast<uint64_t>(m.slots[i]) + cx_.layout().Length(m.keys[i]) > op->out_len) {
+      return Status::Error(std::string(MessageTypeName(m.type)) + " from node " +
+                           std::to_string(m.src) + ": slot " + std::to_string(m.slots[i]) +
+                           " outside the output buffer of operation " + std::to_string(m.op_id));
+    }
+  }
+  return Status::Ok();
+}
+
+void Routing::Dispatch(Key key, KeyRequest item, bool via_home, Effects* fx) {
+  const bool local = item.origin == cx_.self;
+  if (cx_.HasMain(key) ||
+      (local && item.type != MessageType::kSetRequest && replication_.HoldsReplica(key))) {
+    Apply(key, item, fx);
+    return;
+  }
+  std::vector<KeyRequest>* incoming = relocation_.InTransfer(key);
+  if (cx_.HomeOf(key) == cx_.self) {
+    const Relocation::Owner* owner = relocation_.DirectoryEntry(key);
+    if (owner != nullptr && owner->node != cx_.self) {
+      Forward(owner->node, key, item, /*via_home=*/true, fx);
+    } else if (incoming != nullptr) {
+      incoming->push_back(std::move(item));  // on its way back home
+    } else {
+      AUGUR_CHECK(owner == nullptr, "key %llu: directory says here, but it is not",
+                  static_cast<unsigned long long>(key));
+      cx_.store.With(key, /*create=*/true, [](ParamStore::Entry&) {});  // first touch
+      Apply(key, item, fx);
+    }
+    return;
+  }
+  if (incoming != nullptr && (local || via_home)) {
+    incoming->push_back(std::move(item));
+    return;
+  }
+  Forward(local ? RemoteDestination(key) : cx_.HomeOf(key), key, item, /*via_home=*/false, fx);
+}
+
+void Routing::Forward(NodeId dest, Key key, const KeyRequest& item, bool via_home, Effects* fx) {
+  AUGUR_CHECK(dest != cx_.self, "forwarding key %llu to myself",
+              static_cast<unsigned long long>(key));
+  if (item.origin != cx_.self) cx_.counters.forwards.fetch_add(1, std::memory_order_relaxed);
+  Message& m =
+      fx->out.To(dest, item.type, cx_.self, item.origin, item.op_id, via_home ? kViaHome : 0);
+  m.keys.push_back(key);
+  if (item.type == MessageType::kPullRequest || item.type == MessageType::kSyncRequest)
+    m.slots.push_back(item.slot);
+  m.values.insert(m.values.end(), item.values.begin(), item.values.end());
+}
+
+void Routing::Apply(Key key, KeyRequest& item, Effects* fx) {
+  const bool local = item.origin == cx_.self;
+  switch (item.type) {
+    case MessageType::kPullRequest: {
+      if (local) {
+        const OperationTable::PendingOp* op = cx_.ops.Find(item.op_id);
+        cx_.store.Pull(key, op->out + item.slot, false);
+        cx_.ops.Complete(item.op_id, 1, fx);
+        return;
+      }
+      Message& m =
+          fx->out.To(item.origin, MessageType::kPullResponse, cx_.self, item.origin, item.op_id);
+      if (m.values.empty() && fx->pull_values > 0) {
+        m.values.reserve(fx->pull_values);  // one allocation for the whole response
+        m.keys.reserve(fx->pull_values / std::max<uint32_t>(1, cx_.layout().Length(key)) + 1);
+        m.slots.reserve(m.keys.capacity());
+      }
+      m.keys.push_back(key);
+      m.slots.push_back(item.slot);
+      const size_t at = m.values.size();
+      m.values.resize(at + cx_.layout().Length(key));
+      cx_.store.Pull(key, m.values.data() + at, false);
+      return;
+    }
+    case MessageType::kPushRequest:
+    case MessageType::kSetRequest: {
+      const bool push = item.type == MessageType::kPushRequest;
+      if (push) {
+        cx_.store.Push(key, item.values.data(), false);
+      } else {
+        cx_.store.Set(key, item.values.data(), false);
+      }
+      if (local) {
+        cx_.ops.Complete(item.op_id, 1, fx);
+      } else {
+        ++fx->out
+              .Ack(item.origin, push ? MessageType::kPushAck : MessageType::kSetAck, cx_.self,
+                   item.op_id)
+              .aux;
+      }
+      return;
+    }
+    case MessageType::kLocalizeRequest:
+      relocation_.PlaceKey(key, item.origin, fx);
+      return;
+    case MessageType::kSyncRequest:
+      replication_.ApplySync(key, item, fx);
+      return;
+    default:
+      AUGUR_CHECK(false, "cannot apply %s", MessageTypeName(item.type));
+  }
+}
+
+Status Routing::HandleResponse(const Message& m, std::span<const uint8_t> pull_values) {
+  const bool pull = m.type == MessageType::kPullResponse;
+  if (pull) {
+    if (Status s = cx_.CheckValueCount(m, false, pull_values.size() / sizeof(float)); !s.ok())
+      return s;
+    if (m.slots.size() != m.keys.size())
+      return Status::Error(EngineContext::From(m) + ": slots do not match keys");
+  } else if (!m.keys.empty() || !m.slots.empty() || !pull_values.empty() || !m.values.empty()) {
+    return Status::Error(EngineContext::From(m) +
+                         ": malformed (an acknowledgement carries a count only)");
+  }
+  const MessageType kind = pull                              ? MessageType::kPullRequest
+                           : m.type == MessageType::kPushAck ? MessageType::kPushRequest
+                                                             : MessageType::kSetRequest;
+  const uint64_t keys = pull ? m.keys.size() : m.aux;
+  Effects fx;
+  Status status;
+  {
+    EngineLock g(cx_, fx);
+    status = cx_.ops.Check(m, kind, keys);
+    if (status.ok() && pull) {
+      // Validate every slot before writing any value.
+      const OperationTable::PendingOp& op = *cx_.ops.Find(m.op_id);
+      for (size_t i = 0; i < m.keys.size(); ++i) {
+        if (static_cast<uint64_t>(m.slots[i]) + cx_.layout().Length(m.keys[i]) > op.out_len) {
+          status = Status::Error(EngineContext::From(m) + ": slot " + std::to_string(m.slots[i]) +
+                                 " outside the output buffer");
+          break;
+        }
+      }
+    }
+    if (status.ok()) {
+      if (pull) {
+        const OperationTable::PendingOp& op = *cx_.ops.Find(m.op_id);
+        const uint8_t* at = pull_values.data();
+        for (size_t i = 0; i < m.keys.size(); ++i) {
+          const uint32_t len = cx_.layout().Length(m.keys[i]);
+          std::memcpy(op.out + m.slots[i], at, len * sizeof(float));
+          at += len * sizeof(float);
+          NoteLocation(m.keys[i], m.src);
+        }
+      }
+      cx_.ops.Complete(m.op_id, keys, &fx);
+    }
+  }
+  cx_.Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
+  return status;
+}
+
+}  // namespace augur

@@ -1,0 +1,60 @@
+// SendQueue: a node's outgoing messages, in the order they were built.
+//
+// Owns the node-wide queue of messages built but not yet sent. Engine calls
+// stage their messages (Stage, under the engine lock, on EngineLock's exit),
+// so the queue holds every message in build order whichever thread built
+// it; one thread at a time drains it (SendQueued, lock not held), so they
+// also leave in that order. The relocation protocol depends on it: a
+// hand-over must reach the home before a later request for the same key
+// from the same node, even when a worker builds the request while the
+// protocol thread is still sending the hand-over. A message larger than the
+// runtime's frame limit leaves in several frames, each key whole
+// (message_split.h).
+// Locking: the queue and the draining flag are guarded by the engine lock.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "core/codec/message.h"
+#include "core/metrics/node_metrics.h"
+#include "core/protocol/outbox.h"
+#include "core/runtime/runtime.h"
+#include "core/store/param_store.h"
+
+namespace augur {
+
+class SendQueue {
+ public:
+  // `mu` is the engine lock; all references outlive the queue.
+  SendQueue(Runtime& runtime, Mutex& mu, const ParamStore& store, NodeCounters& counters);
+  SendQueue(const SendQueue&) = delete;
+  SendQueue& operator=(const SendQueue&) = delete;
+
+  // Moves out's messages to the end of the queue. REQUIRES: engine lock held.
+  void Stage(Outbox& out);
+  // Sends what is queued, unless another thread is draining the queue (it
+  // then sends ours too). REQUIRES: engine lock not held.
+  void SendQueued();
+
+ private:
+  // Sends m, split by keys into frames of at most the runtime's
+  // MaxFrameBytes when larger (SplitByKeys).
+  void SendMessage(NodeId to, const Message& m);
+  void SendFrame(NodeId to, const Message& m);
+  // The floats each key of m carries (what SplitByKeys needs to know).
+  std::function<uint32_t(size_t)> ValuesPerKey(const Message& m) const;
+
+  Runtime& runtime_;
+  Mutex& mu_;
+  const ParamStore& store_;
+  NodeCounters& counters_;
+  const size_t max_frame_bytes_;  // the runtime's, read once
+  // Guarded by mu_.
+  std::vector<std::pair<NodeId, Message>> queue_;  // built, not yet sent; in order
+  bool sending_ = false;  // a thread is draining queue_ (it sends what others queue)
+};
+
+}  // namespace augur
