@@ -177,6 +177,49 @@ TEST_CASE("prefetch draws naive's keys and returns each key's own values", "[sam
   CHECK(values == naive_values);  // nothing changed the rows: the same values
 }
 
+// A stand-in for the worker: the sampler's only way to pull and signal intent.
+class RecordingAccess final : public SampleAccess {
+ public:
+  Clock clock() const override { return clock_; }
+  void Intent(std::span<const Key> keys, Clock, Clock) override { intent_keys += keys.size(); }
+  Ticket Pull(std::span<const Key> keys, std::span<float> out) override {
+    ++pulls;
+    for (size_t i = 0; i < keys.size(); ++i) out[i] = static_cast<float>(keys[i]);
+    return Ticket{};
+  }
+  Status Wait(Ticket) override { return Status::Ok(); }
+  Clock clock_ = 0;
+  size_t intent_keys = 0;
+  size_t pulls = 0;
+};
+
+TEST_CASE("a sampler needs only its SampleAccess, the layout and the store", "[sampling]") {
+  ParamStore store(ValueLayout(1), nullptr);
+  for (Key k : {Key{3}, Key{7}}) store.With(k, /*create=*/true, [](ParamStore::Entry&) {});
+  RecordingAccess access;
+  SECTION("local draws only keys the store holds, without pulling through a node") {
+    WorkerSampler sampler(SamplingOptions{.scheme = SampleScheme::kLocal, .draw = DrawTriangular},
+                          1, access, SampleLocality{store.layout(), store, false});
+    std::vector<Key> keys;
+    sampler.Pull(sampler.Prepare(50, 1, 2), &keys, nullptr);
+    REQUIRE(keys.size() == 50);
+    for (Key k : keys) CHECK((k == 3 || k == 7));
+    CHECK(access.pulls == 0);
+  }
+  SECTION("pool signals intent at prepare time and pulls the values once") {
+    WorkerSampler sampler(SamplingOptions{.scheme = SampleScheme::kPool, .draw = DrawTriangular}, 1,
+                          access, SampleLocality{store.layout(), store, false});
+    const SampleHandle h = sampler.Prepare(8, 1, 2);
+    CHECK(access.intent_keys == 8);
+    std::vector<Key> keys;
+    std::vector<float> values;
+    sampler.Pull(h, &keys, &values);
+    CHECK(access.pulls == 1);
+    REQUIRE(values.size() == keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) CHECK(values[i] == static_cast<float>(keys[i]));
+  }
+}
+
 TEST_CASE("sampling scheme names parse", "[sampling]") {
   CHECK(*ParseSampleScheme("prefetch") == SampleScheme::kPrefetch);
   CHECK(*ParseSampleScheme("pool") == SampleScheme::kPool);
