@@ -6,9 +6,22 @@
 
 namespace augur {
 
+namespace {
+std::vector<std::unique_ptr<Parker>> NewParkers(Runtime& runtime, uint32_t workers) {
+  std::vector<std::unique_ptr<Parker>> parkers;
+  for (uint32_t w = 0; w < workers; ++w) parkers.push_back(runtime.NewParker());
+  return parkers;
+}
+
+std::vector<Parker*> Pointers(const std::vector<std::unique_ptr<Parker>>& parkers) {
+  std::vector<Parker*> out;
+  for (const auto& p : parkers) out.push_back(p.get());
+  return out;
+}
+}  // namespace
+
 EngineContext::EngineContext(Runtime& rt, ParamStore& param_store, const Policy& node_policy,
-                             NodeCounters& node_counters, std::vector<Parker*> parkers,
-                             double sync_period)
+                             NodeCounters& node_counters, uint32_t num_workers, double sync_period)
     : runtime(rt),
       self(rt.self()),
       num_nodes(rt.num_nodes()),
@@ -17,7 +30,8 @@ EngineContext::EngineContext(Runtime& rt, ParamStore& param_store, const Policy&
       counters(node_counters),
       sync_period_seconds(sync_period),
       mu_(rt.NewMutex()),
-      ops(std::move(parkers)),
+      parkers_(NewParkers(rt, num_workers)),
+      ops(Pointers(parkers_)),
       sends(rt, *mu_, param_store, node_counters) {}
 
 bool EngineContext::HasMain(Key key) {

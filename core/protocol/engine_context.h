@@ -6,7 +6,7 @@
 // The context holds:
 //  - facts fixed for the run, read without the lock: the runtime, this
 //    node's id, the cluster size, the store, the policy, the counters
-//    (relaxed atomics);
+//    (relaxed atomics), the workers' Parkers;
 //  - the engine lock, ONE runtime-provided mutex guarding the state of the
 //    whole engine (every part's and, here, the pending operations, the send
 //    queue's staging and the sync timer flag);
@@ -45,9 +45,10 @@ class EngineContext {
  public:
   static constexpr uint64_t kSyncTimer = 1;
 
-  // parkers[w] is worker w's. Everything referenced outlives the context.
+  // Creates the engine lock, then one Parker per worker, from the runtime.
+  // Everything referenced outlives the context.
   EngineContext(Runtime& rt, ParamStore& param_store, const Policy& node_policy,
-                NodeCounters& node_counters, std::vector<Parker*> parkers, double sync_period);
+                NodeCounters& node_counters, uint32_t num_workers, double sync_period);
   EngineContext(const EngineContext&) = delete;
   EngineContext& operator=(const EngineContext&) = delete;
 
@@ -64,7 +65,9 @@ class EngineContext {
   // A one-node cluster: every key is homed here and never leaves.
   bool solo() const { return num_nodes == 1; }
   const ValueLayout& layout() const { return store.layout(); }
-  uint32_t workers() const { return ops.workers(); }
+  uint32_t workers() const { return static_cast<uint32_t>(parkers_.size()); }
+  // Worker w's Parker: the worker parks on it, the engine unparks it.
+  Parker& parker(WorkerId w) { return *parkers_[w]; }
   bool HasMain(Key key);  // this node holds key's main copy
 
   // "<type> from node <src>", for errors.
@@ -80,7 +83,9 @@ class EngineContext {
   Mutex& mu() { return *mu_; }
 
  private:
-  std::unique_ptr<Mutex> mu_;  // declared before what takes a reference to it
+  // Declared before what takes a reference to them.
+  std::unique_ptr<Mutex> mu_;
+  std::vector<std::unique_ptr<Parker>> parkers_;  // parkers_[w]: worker w's
 
  public:
   // Guarded by the engine lock.

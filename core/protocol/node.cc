@@ -11,26 +11,11 @@
 
 namespace augur {
 
-namespace {
-std::vector<std::unique_ptr<Parker>> NewParkers(Runtime& runtime, uint32_t workers) {
-  std::vector<std::unique_ptr<Parker>> parkers;
-  for (uint32_t w = 0; w < workers; ++w) parkers.push_back(runtime.NewParker());
-  return parkers;
-}
-
-std::vector<Parker*> Pointers(const std::vector<std::unique_ptr<Parker>>& parkers) {
-  std::vector<Parker*> out;
-  for (const auto& p : parkers) out.push_back(p.get());
-  return out;
-}
-}  // namespace
-
 Node::Node(NodeOptions options, Runtime& runtime)
     : store_(std::move(options.layout), std::move(options.init), options.optimizer,
              options.store_stripes),
       policy_(options.policy ? options.policy : std::make_shared<ClassicPolicy>()),
-      parkers_(NewParkers(runtime, options.workers)),
-      cx_(runtime, store_, *policy_, counters_, Pointers(parkers_), options.sync_period_seconds),
+      cx_(runtime, store_, *policy_, counters_, options.workers, options.sync_period_seconds),
       routing_(cx_, relocation_, replication_, intents_, options.location_cache_capacity),
       relocation_(cx_, routing_, replication_, intents_, quiesce_),
       replication_(cx_, relocation_, routing_, intents_, options),
@@ -44,7 +29,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
   AUGUR_CHECK(options.sync_significance >= 0, "sync significance must not be negative");
   NodePort& port = *this;  // the workers' only way into the engine
   for (WorkerId w = 0; w < options.workers; ++w)
-    workers_.push_back(std::make_unique<Worker>(port, store_, runtime, *parkers_[w], w,
+    workers_.push_back(std::make_unique<Worker>(port, store_, runtime, cx_.parker(w), w,
                                                 options.sampling,
                                                 DeriveSeed(options.seed, cx_.self + 1, w)));
 }

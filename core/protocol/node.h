@@ -1,10 +1,10 @@
 // Node: one parameter-server node's core: store, workers and protocol engine.
 //
-// Owns the ParamStore, the workers' Parkers and Worker handles, and the
-// protocol engine; reaches the outside only through the injected Runtime.
-// The runtime delivers messages via OnMessage and timers via OnTimer from
-// its protocol context; workers call in from their own contexts, through
-// the NodePort interface (core/api/node_port.h) that Node implements.
+// Owns the ParamStore, the Worker handles and the protocol engine; reaches
+// the outside only through the injected Runtime. The runtime delivers
+// messages via OnMessage and timers via OnTimer from its protocol context;
+// workers call in from their own contexts, through the NodePort interface
+// (core/api/node_port.h) that Node implements.
 //
 // Techniques, chosen per key by the Policy:
 //  - classic: every key lives at HomeNode(key), created there on first touch;
@@ -113,7 +113,6 @@ class Node final : private NodePort {
   ParamStore store_;
   std::shared_ptr<const Policy> policy_;
   NodeCounters counters_;
-  std::vector<std::unique_ptr<Parker>> parkers_;  // parkers_[w]: worker w's
   EngineContext cx_;
   // The parts reference each other; each is used only once all are built.
   Routing routing_;

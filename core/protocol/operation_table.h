@@ -35,7 +35,7 @@ class OperationTable {
     size_t out_len;
   };
 
-  // parkers[w] is worker w's (they outlive the table).
+  // parkers[w] is worker w's (EngineContext owns them; they outlive the table).
   explicit OperationTable(std::vector<Parker*> parkers);
 
   uint64_t Begin(WorkerId w, MessageType kind, uint64_t keys, float* out, size_t out_len);
