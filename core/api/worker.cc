@@ -24,7 +24,7 @@ Worker::Worker(NodePort& node, ParamStore& store, Runtime& runtime, Parker& park
       num_nodes_(runtime.num_nodes()),
       solo_(num_nodes_ == 1),
       sampler_(std::move(sampling), seed, sampler_access_,
-               SampleLocality{store.layout(), store, num_nodes_ == 1}) {}
+               SampleLocality{store.layout(), store, solo_}) {}
 
 SampleHandle Worker::PrepareSample(uint32_t k, Clock start, Clock end) {
   return sampler_.Prepare(k, start, end);
@@ -47,20 +47,19 @@ bool Worker::UsesIntent() const { return !solo_; }
 
 void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries) {
   AUGUR_CHECK(DirectAccess(), "direct access needs a one-node cluster");
-  ParamStore& store = store_;
   // Views stay valid until an entry is removed or replaced (a restore):
   // then every cached one is dropped.
-  if (const uint64_t moves = store.moves(); moves != direct_moves_) {
+  if (const uint64_t moves = store_.moves(); moves != direct_moves_) {
     direct_cache_ = FlatKeyMap<float*>();
     direct_moves_ = moves;
   }
   entries->resize(keys.size());
   direct_misses_.clear();
-  const uint32_t state_rows = store.optimizer().StateRows();
+  const uint32_t state_rows = store_.optimizer().StateRows();
   for (uint32_t i = 0; i < keys.size(); ++i) {
     if (float* const* value = direct_cache_.Find(keys[i])) {
       // One node holds main copies only: value, then its optimizer state.
-      const uint32_t length = store.layout().Length(keys[i]);
+      const uint32_t length = store_.layout().Length(keys[i]);
       (*entries)[i] = ParamStore::Entry{*value,          state_rows > 0 ? *value + length : nullptr,
                                         nullptr,         length,
                                         CopyKind::kMain, nullptr};
@@ -72,8 +71,8 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
     direct_miss_keys_.clear();
     for (uint32_t i : direct_misses_) direct_miss_keys_.push_back(keys[i]);
     direct_miss_entries_.resize(direct_miss_keys_.size());
-    store.ResolveBatch(direct_miss_keys_, direct_miss_entries_.data(), &scratch_,
-                       /*create=*/true);
+    store_.ResolveBatch(direct_miss_keys_, direct_miss_entries_.data(), &scratch_,
+                        /*create=*/true);
     for (size_t j = 0; j < direct_misses_.size(); ++j) {
       (*entries)[direct_misses_[j]] = direct_miss_entries_[j];
       direct_cache_.Insert(direct_miss_keys_[j], direct_miss_entries_[j].value);
@@ -84,12 +83,11 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
 
 void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
                          std::span<const float> updates) {
-  const ParamStore& store = store_;
   size_t at = 0;
   for (const ParamStore::Entry& e : entries) {
     AUGUR_CHECK(at + e.length <= updates.size(), "direct update has %zu floats, rows need more",
                 updates.size());
-    store.ApplyPush(e, &updates[at]);
+    store_.ApplyPush(e, &updates[at]);
     at += e.length;
   }
   AddOwn(local_accesses_, uint64_t{entries.size()});
@@ -110,17 +108,16 @@ Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* 
     offsets_[i] = offset;
     offset += layout.Length(keys[i]);
   }
-  ParamStore& store = store_;
   const bool create = solo_;  // homed here, never leaves: first touch on the hot path
   switch (type) {
     case MessageType::kPullRequest:
-      store.PullBatch(keys, offsets_, out.data(), &scratch_, create);
+      store_.PullBatch(keys, offsets_, out.data(), &scratch_, create);
       break;
     case MessageType::kPushRequest:
-      store.PushBatch(keys, offsets_, in, &scratch_, create);
+      store_.PushBatch(keys, offsets_, in, &scratch_, create);
       break;
     default:
-      store.SetBatch(keys, offsets_, in, &scratch_, create);
+      store_.SetBatch(keys, offsets_, in, &scratch_, create);
       break;
   }
   const size_t missing = scratch_.missing.size();
