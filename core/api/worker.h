@@ -74,6 +74,9 @@ class Worker {
   // only the keys, for a caller with direct access).
   SampleHandle PrepareSample(uint32_t k, Clock start, Clock end);
   void PullSample(SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
+  // Draws from the application's distribution by this worker's sampler so
+  // far (the worker's own thread only).
+  uint64_t sample_draws() const { return sampler_.draws(); }
   // True when this node holds the key's main copy or a replica right now
   // (always on a one-node cluster, where a key is created on first touch).
   bool IsHeldLocally(Key key) const;

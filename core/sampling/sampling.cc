@@ -56,7 +56,7 @@ SampleHandle WorkerSampler::Prepare(uint32_t k, Clock start, Clock end) {
   p.end = end;
   if (options_.scheme == SampleScheme::kPrefetch || options_.scheme == SampleScheme::kPreloc) {
     p.keys.resize(k);
-    for (Key& key : p.keys) key = options_.draw(rng_);
+    for (Key& key : p.keys) key = Draw();
     if (options_.scheme == SampleScheme::kPreloc) access_.Intent(p.keys, start, end);
   } else if (options_.scheme == SampleScheme::kPool) {
     TakeFromPool(k, &p.keys);
@@ -123,11 +123,11 @@ void WorkerSampler::TakeFromPool(uint32_t k, std::vector<Key>* keys) {
   // The pool holds at least k entries; round-robin over it, an exhausted
   // entry is replaced by a fresh draw. Keys are taken here, at prepare time,
   // so the intent signalled for them covers every use, reused or fresh.
-  while (pool_.size() < k) pool_.push_back(PoolEntry{options_.draw(rng_), options_.reuse});
+  while (pool_.size() < k) pool_.push_back(PoolEntry{Draw(), options_.reuse});
   keys->resize(k);
   for (Key& key : *keys) {
     PoolEntry& e = pool_[pool_next_++ % pool_.size()];
-    if (e.uses_left == 0) e = PoolEntry{options_.draw(rng_), options_.reuse};
+    if (e.uses_left == 0) e = PoolEntry{Draw(), options_.reuse};
     key = e.key;
     --e.uses_left;
   }
@@ -145,8 +145,8 @@ size_t WorkerSampler::TotalLength(std::span<const Key> keys) const {
 
 Key WorkerSampler::DrawLocal() {
   constexpr int kTries = 64;
-  Key key = options_.draw(rng_);
-  for (int i = 1; i < kTries && !HeldLocally(key); ++i) key = options_.draw(rng_);
+  Key key = Draw();
+  for (int i = 1; i < kTries && !HeldLocally(key); ++i) key = Draw();
   return key;
 }
 
@@ -160,7 +160,7 @@ void WorkerSampler::Pull(SampleHandle h, std::vector<Key>* keys_out,
   keys_out->resize(p.k);
   switch (options_.scheme) {
     case SampleScheme::kNaive:
-      for (Key& key : *keys_out) key = options_.draw(rng_);
+      for (Key& key : *keys_out) key = Draw();
       break;
     case SampleScheme::kPrefetch:
       StartFetch(p);  // if it was not due yet: pulled now, waited for below

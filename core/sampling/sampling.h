@@ -98,8 +98,15 @@ class WorkerSampler {
   // Fills keys_out (K keys) and values_out (their values) and waits for them;
   // values_out null: the keys only (the caller accesses them itself).
   void Pull(SampleHandle h, std::vector<Key>* keys_out, std::vector<float>* values_out);
+  // Draws from the application's distribution so far (pool: about the keys
+  // returned / reuse; local: rejected draws count too).
+  uint64_t draws() const { return draws_; }
 
  private:
+  Key Draw() {
+    ++draws_;
+    return options_.draw(rng_);
+  }
   struct Prepared {
     uint32_t k = 0;
     Clock start = 0;
@@ -136,6 +143,7 @@ class WorkerSampler {
   SampleAccess& access_;
   SampleLocality locality_;
   uint64_t next_id_ = 1;
+  uint64_t draws_ = 0;
   std::unordered_map<uint64_t, Prepared> prepared_;
   std::vector<PoolEntry> pool_;
   size_t pool_next_ = 0;

@@ -65,10 +65,7 @@ NodeOptions BatchJob::MakeNodeOptions() const {
     o.sampling.scheme = *scheme;
     o.sampling.reuse = config_.reuse;
     o.sampling.prefetch_lead = config_.prefetch_lead;
-    o.sampling.draw = [draw = std::move(draw), draws = draws_](Rng& rng) {
-      draws->fetch_add(1, std::memory_order_relaxed);
-      return draw(rng);
-    };
+    o.sampling.draw = std::move(draw);  // each worker's sampler counts its draws
   }
   return o;
 }
@@ -205,6 +202,7 @@ void BatchJob::RunWorker(Worker& w) {
     w.PullSample(pending.front().handle, &unused, nullptr);
   }
   AUGUR_CHECK(pending.empty(), "a prepared sample was never pulled");
+  draws_.fetch_add(w.sample_draws(), std::memory_order_relaxed);
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   w.Barrier();  // every node took its snapshot before evaluation traffic starts
   // A diverged model is not evaluated, nor one whose node is shutting down.
@@ -264,7 +262,7 @@ void BatchJob::Report(RunResult* result) const {
                                  {"reuse", config_.reuse},
                                  {"sampled_keys", sampled},
                                  {"sampled_key_sum", sampled_key_sum},
-                                 {"distribution_draws", draws_->load()}};
+                                 {"distribution_draws", draws_.load()}};
   }
   if (resume_.has_value()) result->extra["resumed_after_epoch"] = StartEpoch();
   result->extra["diverged"] = Stopped();

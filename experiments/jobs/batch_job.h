@@ -75,8 +75,7 @@ class BatchJob : public Job {
   Status LoadResume();
 
  protected:
-  explicit BatchJob(const RunConfig& config)
-      : config_(config), draws_(std::make_shared<std::atomic<uint64_t>>(0)) {}
+  explicit BatchJob(const RunConfig& config) : config_(config) {}
   // Splits items 0..n-1 over the global workers. Call once from the subclass
   // constructor (items.size() == number of training items).
   void Partition(const ItemKeys& items);
@@ -147,8 +146,9 @@ class BatchJob : public Job {
   std::string divergence_;  // guarded by stop_mutex_
   nlohmann::json quality_;
   double eval_seconds_ = 0;  // node 0's worker 0: the evaluation's wall time
-  // Draws from NegativeDistribution() by this process's samplers (all workers).
-  std::shared_ptr<std::atomic<uint64_t>> draws_;
+  // Draws from NegativeDistribution() by this process's samplers (all
+  // workers), added by each worker when it is done.
+  std::atomic<uint64_t> draws_{0};
 };
 
 }  // namespace augur

@@ -100,7 +100,7 @@ void WvTask::KeptPositions(uint32_t s, uint32_t epoch, std::vector<uint32_t>* wo
 }
 
 uint64_t WvTask::NumPairs(uint32_t s, uint32_t epoch) const {
-  std::vector<uint32_t> words, windows;
+  thread_local std::vector<uint32_t> words, windows;  // called per sentence: no allocation
   KeptPositions(s, epoch, &words, &windows);
   uint64_t pairs = 0;
   for (size_t i = 0; i < words.size(); ++i) {
