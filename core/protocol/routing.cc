@@ -112,20 +112,70 @@ Status Routing::HandleRequest(const Message& m) {
   {
     EngineLock g(cx_, fx);
     if (m.origin == cx_.self) status = CheckReturning(m);  // before any key applies
-    const float* at = m.values.data();
-    for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+    const auto dispatch = [&](size_t i, const float* values) {
       const Key k = m.keys[i];
       KeyRequest item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
-      if (carries(i)) {
-        const uint32_t len = cx_.layout().Length(k);
-        item.values.assign(at, at + len);
-        at += len;
-      }
+      if (values != nullptr) item.values.assign(values, values + cx_.layout().Length(k));
       Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, &fx);
+    };
+    if (status.ok() && m.origin != cx_.self &&
+        (m.type == MessageType::kPullRequest || m.type == MessageType::kPushRequest)) {
+      ServeMainCopies(m, &fx);
+      for (uint32_t i : batch_.missing)
+        dispatch(i, carries(i) ? m.values.data() + offsets_[i] : nullptr);
+    } else {
+      const float* at = m.values.data();
+      for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+        const float* values = carries(i) ? at : nullptr;
+        if (values != nullptr) at += cx_.layout().Length(m.keys[i]);
+        dispatch(i, values);
+      }
     }
   }
   cx_.Flush(fx);
   return status;
+}
+
+void Routing::ServeMainCopies(const Message& m, Effects* fx) {
+  offsets_.resize(m.keys.size());
+  uint32_t total = 0;
+  for (size_t i = 0; i < m.keys.size(); ++i) {
+    offsets_[i] = total;
+    total += cx_.layout().Length(m.keys[i]);
+  }
+  const size_t n = m.keys.size();
+  if (m.type == MessageType::kPushRequest) {
+    cx_.store.PushMainBatch(m.keys, offsets_, m.values.data(), &batch_);
+    const size_t served = n - batch_.missing.size();
+    if (served > 0)
+      fx->out.Ack(m.origin, MessageType::kPushAck, cx_.self, m.op_id).aux +=
+          static_cast<uint32_t>(served);
+    return;
+  }
+  pulled_.resize(total);
+  cx_.store.PullMainBatch(m.keys, offsets_, pulled_.data(), &batch_);
+  const std::vector<uint32_t>& missing = batch_.missing;
+  if (missing.size() == n) return;  // nothing here: no response yet
+  // The handler's first message to the origin for this operation.
+  Message& r = fx->out.To(m.origin, MessageType::kPullResponse, cx_.self, m.origin, m.op_id);
+  if (missing.empty() && r.keys.empty()) {
+    r.keys = m.keys;
+    r.slots = m.slots;
+    r.values = std::move(pulled_);  // no copy: the next request pulls into a new buffer
+    pulled_ = {};
+    return;
+  }
+  r.values.reserve(r.values.size() + total);
+  for (size_t i = 0, next = 0; i < m.keys.size(); ++i) {
+    if (next < missing.size() && missing[next] == i) {
+      ++next;
+      continue;
+    }
+    r.keys.push_back(m.keys[i]);
+    r.slots.push_back(m.slots[i]);
+    const float* v = pulled_.data() + offsets_[i];
+    r.values.insert(r.values.end(), v, v + cx_.layout().Length(m.keys[i]));
+  }
 }
 
 Status Routing::CheckReturning(const Message& m) const {

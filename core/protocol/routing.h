@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/base/types.h"
@@ -23,6 +24,7 @@
 #include "core/protocol/effects.h"
 #include "core/protocol/engine_context.h"
 #include "core/protocol/key_request.h"
+#include "core/store/param_store.h"
 
 namespace augur {
 
@@ -61,6 +63,10 @@ class Routing {
   // A request of this node's own that came back here.
   Status CheckReturning(const Message& m) const;
   void Apply(Key key, KeyRequest& item, Effects* fx);
+  // Another node's pull or push: serves every key whose main copy is here
+  // in one store batch (as Apply would, key by key) and leaves the indices
+  // of the others in batch_.missing.
+  void ServeMainCopies(const Message& m, Effects* fx);
   void Forward(NodeId dest, Key key, const KeyRequest& item, bool via_home, Effects* fx);
 
   EngineContext& cx_;
@@ -69,6 +75,11 @@ class Routing {
   IntentTracker& intents_;
   const size_t location_cache_capacity_;            // entries; cleared when full
   std::unordered_map<Key, NodeId> location_cache_;  // last seen owner elsewhere
+  // ServeMainCopies' scratch (under the engine lock): each key's offset in
+  // the request's values, the store batch's scratch, the pulled values.
+  std::vector<uint32_t> offsets_;
+  ParamStore::BatchScratch batch_;
+  std::vector<float> pulled_;
 };
 
 }  // namespace augur

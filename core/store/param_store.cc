@@ -129,6 +129,19 @@ void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> o
   });
 }
 
+void ParamStore::PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
+                               float* out, BatchScratch* scratch) {
+  ForBatch(keys, true, false, scratch, [&](uint32_t i, Entry& e) {
+    std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
+  });
+}
+
+void ParamStore::PushMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
+                               const float* in, BatchScratch* scratch) {
+  ForBatch(keys, true, false, scratch,
+           [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
+}
+
 void ParamStore::ResolveBatch(std::span<const Key> keys, Entry* entries, BatchScratch* scratch,
                               bool create) {
   ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {

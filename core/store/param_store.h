@@ -96,6 +96,12 @@ class ParamStore {
                  BatchScratch* scratch, bool create = false);
   void SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
                 BatchScratch* scratch, bool create = false);
+  // As PullBatch and PushBatch, but only main copies serve: a replica counts
+  // as missing (a node answering another node's requests).
+  void PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
+                     BatchScratch* scratch);
+  void PushMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
+                     BatchScratch* scratch);
 
   // Direct access (zero-copy): entries[i] views keys[i]'s entry (main copy
   // or replica) with the batch calls' locking (one lock per stripe, held

@@ -76,6 +76,35 @@ TEST_CASE("ParamStore Remove/Install move a row and reuse freed space", "[store]
   });
 }
 
+TEST_CASE("PullMainBatch and PushMainBatch serve main copies only, in any key order", "[store]") {
+  ParamStore store(ValueLayout(3), nullptr);
+  const std::vector<float> v{1, 2, 3};
+  for (Key k : {10, 11, 12}) REQUIRE(store.Set(k, v.data(), true));
+  store.Install(20, CopyKind::kReplica, v.data(), 0);  // a replica: not served
+  // Absent (30), replica (20), main (12, 10, and 10 again).
+  const std::vector<Key> keys{30, 12, 20, 10, 10};
+  const std::vector<uint32_t> offsets{0, 3, 6, 9, 12};
+  ParamStore::BatchScratch scratch;
+  std::vector<float> out(15, -1.0f);
+  store.PullMainBatch(keys, offsets, out.data(), &scratch);
+  CHECK(scratch.missing == std::vector<uint32_t>{0, 2});
+  CHECK(std::vector<float>(out.begin() + 3, out.begin() + 6) == v);
+  CHECK(std::vector<float>(out.begin() + 12, out.end()) == v);
+  CHECK(out[0] == -1.0f);  // a missing key's values are left alone
+  CHECK(out[6] == -1.0f);
+  std::vector<float> up(15, 1.0f);
+  store.PushMainBatch(keys, offsets, up.data(), &scratch);
+  CHECK(scratch.missing == std::vector<uint32_t>{0, 2});
+  std::vector<float> row(3);
+  REQUIRE(store.Pull(10, row.data(), false));
+  CHECK(row == std::vector<float>{3, 4, 5});  // pushed twice
+  REQUIRE(store.Pull(12, row.data(), false));
+  CHECK(row == std::vector<float>{2, 3, 4});
+  REQUIRE(store.Pull(20, row.data(), false));
+  CHECK(row == v);  // the replica took nothing
+  CHECK_FALSE(store.Contains(30));
+}
+
 TEST_CASE("AdaGrad keeps its accumulator beside the value and moves it with the row", "[store]") {
   OptimizerConfig opt;
   opt.kind = OptimizerKind::kAdaGrad;
