@@ -3,6 +3,7 @@
 // between the same two processes (DESIGN.md §5: compare against a reference).
 // The two are timed in alternating blocks, so a change in machine load
 // affects both alike.
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,7 +37,29 @@ struct BenchFlags {
   uint32_t blocks = 10;
   uint16_t port = 0;
   std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
+  std::string pin = "auto";
 };
+
+// The CPUs this process may run on, in order.
+std::vector<int> AllowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// Pins the calling thread, and the threads it starts later, to `cpu`.
+Status PinTo(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof(set), &set) != 0)
+    return Status::Error("cannot pin to CPU " + std::to_string(cpu));
+  return Status::Ok();
+}
 
 // Frame sizes of one pull: request and response, with the transport envelope.
 std::pair<size_t, size_t> PullFrameBytes(const BenchFlags& f) {
@@ -132,6 +155,15 @@ int BenchNet(const BenchFlags& f) {
   Result<tcp::WireSecurity> mode = tcp::ParseWireSecurity(f.wire_security);
   if (!mode.ok()) return UsageError("--wire-security: " + mode.status().message());
   const auto [req_bytes, resp_bytes] = PullFrameBytes(f);
+  // --pin auto: with two CPUs or more, each process (with all its threads,
+  // the raw ping-pong's included) on a CPU of its own, as two machines
+  // would be; otherwise the scheduler places the threads, and a ping-pong
+  // whose two ends happen to share a core runs several times faster than
+  // one across cores, for augur and the raw reference alike.
+  if (f.pin != "auto" && f.pin != "none")
+    return UsageError("--pin: expected auto or none, got '" + f.pin + "'");
+  const std::vector<int> cpus = AllowedCpus();
+  const bool pin = f.pin == "auto" && cpus.size() >= 2;
   char dir[] = "/tmp/augur-bench-XXXXXX";
   if (mkdtemp(dir) == nullptr) return RunError("cannot create a temporary directory");
   const std::string secret = std::string(dir) + "/secret";
@@ -167,6 +199,12 @@ int BenchNet(const BenchFlags& f) {
   const pid_t child = fork();
   if (child < 0) return RunError("fork failed");
   if (child == 0) {  // rank 0: serves pulls, and the raw ping-pongs on a thread of its own
+    if (pin) {
+      if (Status p = PinTo(cpus[0]); !p.ok()) {
+        std::fprintf(stderr, "augur bench-net: server: %s\n", p.message().c_str());
+        _exit(1);
+      }
+    }
     Status raw_status;
     std::thread raw_server([&] {
       raw_status = tcp::ServeRawPingPong(raw, req_bytes, resp_bytes);
@@ -187,6 +225,9 @@ int BenchNet(const BenchFlags& f) {
   raw.close();
   raw64.close();
   coordinator = tcp::ListeningSocket();
+  if (pin) {
+    if (Status p = PinTo(cpus[1]); !p.ok()) return Fail(p.message(), child);
+  }
   auto raw_client =
       tcp::RawPingPongClient::Connect("127.0.0.1", raw_port, req_bytes, resp_bytes, 30);
   if (!raw_client.ok()) return Fail(raw_client.status().message(), child);
@@ -219,6 +260,13 @@ int BenchNet(const BenchFlags& f) {
       f.dim, f.batch, static_cast<unsigned long long>(f.batches),
       static_cast<unsigned long long>(f.warmup), t.block_ratios.size(),
       tcp::WireSecurityName(*mode));
+  if (pin)
+    std::printf(
+        "  placement: rank 0 (and the raw server) on CPU %d, rank 1 (and the raw client) on "
+        "CPU %d\n",
+        cpus[0], cpus[1]);
+  else
+    std::printf("  placement: not pinned (the scheduler's choice)\n");
   std::printf("  bytes per round trip: %zu request + %zu response\n", req_bytes, resp_bytes);
   std::printf("  augur remote pull:  %9.0f batches/s  %11.0f keys/s  %8.1f MB/s\n", pull_rate,
               pull_rate * f.batch, pull_rate * bytes / 1e6);
@@ -251,6 +299,10 @@ CommandFn AddBenchNetCommand(CLI::App& root) {
   app->add_option("--wire-security", f->wire_security,
                   "Frame protection of the augur side: encrypt, auth or none (the raw ping-pong "
                   "is never protected)")
+      ->capture_default_str();
+  app->add_option("--pin", f->pin,
+                  "auto: with 2 CPUs or more, each process on a CPU of its own (both the augur "
+                  "and the raw side); none: the scheduler places them")
       ->capture_default_str();
   return [f]() -> int { return BenchNet(*f); };
 }
