@@ -1,6 +1,7 @@
 #include "backends/tcp/tcp_runtime.h"
 
 #include <mutex>
+#include <thread>
 
 #include "backends/tcp/tcp_transport.h"
 
@@ -105,6 +106,12 @@ std::unique_ptr<Parker> TcpRuntime::NewParker() {
   std::lock_guard<std::mutex> g(parkers_mu_);
   parkers_.push_back(p.get());
   return p;
+}
+
+SpinYield TcpRuntime::StoreSpinYield() const {
+  // Workers and the I/O thread share the store's stripe locks, often with
+  // more threads than cores: a holder may be descheduled.
+  return [] { std::this_thread::yield(); };
 }
 
 void TcpRuntime::Abandon() {

@@ -55,6 +55,7 @@ class TcpRuntime final : public Runtime {
   void SetTimer(double delay_seconds, uint64_t timer_id) override;
   std::unique_ptr<Mutex> NewMutex() override;
   std::unique_ptr<Parker> NewParker() override;
+  SpinYield StoreSpinYield() const override;
 
  private:
   class Delivery;  // the transport's Receiver: frames to node_ until finished_

@@ -23,6 +23,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
       barrier_(cx_),
       quiesce_(cx_, relocation_, intents_) {
   AUGUR_CHECK(options.workers > 0, "a node needs at least one worker");
+  store_.SetSpinYield(runtime.StoreSpinYield());
   AUGUR_CHECK(cx_.num_nodes > 0 && cx_.self < cx_.num_nodes, "node %u of %u", cx_.self,
               cx_.num_nodes);
   AUGUR_CHECK(cx_.sync_period_seconds > 0, "sync period must be positive");

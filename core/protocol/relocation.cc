@@ -123,10 +123,11 @@ Status Relocation::HandleHandover(const Message& m) {
   {
     EngineLock g(cx_, fx);
     // Checked whole, under the lock, before any key applies.
-    for (Key k : m.keys) {
-      if (cx_.HasMain(k)) {
-        status =
-            Status::Error(from + ": key " + std::to_string(k) + " already has its main copy here");
+    cx_.store.HeldBatch(m.keys, /*main_only=*/true, &main_here_, &batch_);
+    for (size_t i = 0; i < m.keys.size(); ++i) {
+      if (main_here_[i] != 0) {
+        status = Status::Error(from + ": key " + std::to_string(m.keys[i]) +
+                               " already has its main copy here");
         break;
       }
     }

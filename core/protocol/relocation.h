@@ -26,6 +26,7 @@
 #include "core/protocol/effects.h"
 #include "core/protocol/engine_context.h"
 #include "core/protocol/key_request.h"
+#include "core/store/param_store.h"
 
 namespace augur {
 
@@ -84,6 +85,9 @@ class Relocation {
   Quiesce& quiesce_;
   std::unordered_map<Key, Owner> directory_;                   // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
+  // HandleHandover's scratch: whether each key's main copy is here.
+  std::vector<uint8_t> main_here_;
+  ParamStore::BatchScratch batch_;
 };
 
 }  // namespace augur

@@ -112,23 +112,32 @@ Status Routing::HandleRequest(const Message& m) {
   {
     EngineLock g(cx_, fx);
     if (m.origin == cx_.self) status = CheckReturning(m);  // before any key applies
-    const auto dispatch = [&](size_t i, const float* values) {
+    const auto dispatch = [&](size_t i, const float* values, bool main_here) {
       const Key k = m.keys[i];
       KeyRequest item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
       if (values != nullptr) item.values.assign(values, values + cx_.layout().Length(k));
-      Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, &fx);
+      Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, main_here, &fx);
     };
     if (status.ok() && m.origin != cx_.self &&
         (m.type == MessageType::kPullRequest || m.type == MessageType::kPushRequest)) {
       ServeMainCopies(m, &fx);
+      // Not main copies here: serving the others moved nothing, and the first
+      // touch of a key homed here (a repeated key) leads to the same Apply.
       for (uint32_t i : batch_.missing)
-        dispatch(i, carries(i) ? m.values.data() + offsets_[i] : nullptr);
-    } else {
+        dispatch(i, carries(i) ? m.values.data() + offsets_[i] : nullptr, false);
+    } else if (status.ok()) {
+      // Where the main copies are, looked up at once. An Apply that moves a
+      // key (a hand-over) makes that stale for a repeated key: after any
+      // move the rest are looked up one by one.
+      cx_.store.HeldBatch(m.keys, /*main_only=*/true, &main_here_, &batch_);
+      const uint64_t moves = cx_.store.moves();
       const float* at = m.values.data();
-      for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
+      for (size_t i = 0; i < m.keys.size(); ++i) {
         const float* values = carries(i) ? at : nullptr;
         if (values != nullptr) at += cx_.layout().Length(m.keys[i]);
-        dispatch(i, values);
+        const bool main_here =
+            cx_.store.moves() == moves ? main_here_[i] != 0 : cx_.HasMain(m.keys[i]);
+        dispatch(i, values, main_here);
       }
     }
   }
@@ -202,9 +211,9 @@ Status Routing::CheckReturning(const Message& m) const {
   return Status::Ok();
 }
 
-void Routing::Dispatch(Key key, KeyRequest item, bool via_home, Effects* fx) {
+void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, Effects* fx) {
   const bool local = item.origin == cx_.self;
-  if (cx_.HasMain(key) ||
+  if (main_here ||
       (local && item.type != MessageType::kSetRequest && replication_.HoldsReplica(key))) {
     Apply(key, item, fx);
     return;

@@ -52,7 +52,11 @@ class Routing {
   Status HandleResponse(const Message& m, std::span<const uint8_t> pull_values);
 
   // REQUIRES (all below): engine lock held.
-  void Dispatch(Key key, KeyRequest item, bool via_home, Effects* fx);
+  void Dispatch(Key key, KeyRequest item, bool via_home, Effects* fx) {
+    Dispatch(key, std::move(item), via_home, cx_.HasMain(key), fx);
+  }
+  // The same, where the caller knows whether the main copy is here.
+  void Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, Effects* fx);
   void NoteLocation(Key key, NodeId node);  // key was seen at node
   void ForgetLocation(Key key) { location_cache_.erase(key); }
   // Where a request for a key not held here goes: its cached location, or home.
@@ -75,11 +79,13 @@ class Routing {
   IntentTracker& intents_;
   const size_t location_cache_capacity_;            // entries; cleared when full
   std::unordered_map<Key, NodeId> location_cache_;  // last seen owner elsewhere
-  // ServeMainCopies' scratch (under the engine lock): each key's offset in
-  // the request's values, the store batch's scratch, the pulled values.
+  // HandleRequest's and ServeMainCopies' scratch (under the engine lock):
+  // each key's offset in the request's values, the store batch's scratch,
+  // the pulled values.
   std::vector<uint32_t> offsets_;
   ParamStore::BatchScratch batch_;
   std::vector<float> pulled_;
+  std::vector<uint8_t> main_here_;  // HandleRequest: whether each key's main copy is here
 };
 
 }  // namespace augur

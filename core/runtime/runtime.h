@@ -24,6 +24,7 @@
 
 #include "core/base/types.h"
 #include "core/codec/codec.h"
+#include "core/store/spin_lock.h"
 
 namespace augur {
 
@@ -79,6 +80,10 @@ class Runtime {
   virtual void SetTimer(double delay_seconds, uint64_t timer_id) = 0;
   virtual std::unique_ptr<Mutex> NewMutex() = 0;
   virtual std::unique_ptr<Parker> NewParker() = 0;
+  // What a thread spinning on a held store lock calls now and then
+  // (spin_lock.h): real threads yield the core; null (the default) where
+  // contexts never run at once.
+  virtual SpinYield StoreSpinYield() const { return nullptr; }
 };
 
 }  // namespace augur

@@ -133,21 +133,34 @@ void WorkerSampler::TakeFromPool(uint32_t k, std::vector<Key>* keys) {
   }
 }
 
-bool WorkerSampler::HeldLocally(Key key) const {
-  return locality_.one_node || locality_.store.Contains(key);
-}
-
 size_t WorkerSampler::TotalLength(std::span<const Key> keys) const {
   size_t n = 0;
   for (Key k : keys) n += locality_.layout.Length(k);
   return n;
 }
 
-Key WorkerSampler::DrawLocal() {
-  constexpr int kTries = 64;
-  Key key = Draw();
-  for (int i = 1; i < kTries && !HeldLocally(key); ++i) key = Draw();
-  return key;
+void WorkerSampler::DrawLocal(std::span<Key> out) {
+  constexpr uint32_t kLocalTries = 64;
+  if (locality_.one_node) {  // every key is held here
+    for (Key& key : out) key = Draw();
+    return;
+  }
+  // The draws of one key after another, made in blocks of as many draws as
+  // keys are still missing and looked up in one store batch per block: a
+  // block never holds a draw the sequence would not make, so the keys are
+  // those of drawing and looking up one at a time.
+  uint32_t tries = 0;
+  for (size_t j = 0; j < out.size();) {
+    local_drawn_.resize(out.size() - j);
+    for (Key& key : local_drawn_) key = Draw();
+    locality_.store.HeldBatch(local_drawn_, /*main_only=*/false, &held_, &store_scratch_);
+    for (size_t i = 0; i < local_drawn_.size(); ++i) {
+      if (held_[i] != 0 || ++tries == kLocalTries) {
+        out[j++] = local_drawn_[i];
+        tries = 0;
+      }
+    }
+  }
 }
 
 void WorkerSampler::Pull(SampleHandle h, std::vector<Key>* keys_out,
@@ -173,7 +186,7 @@ void WorkerSampler::Pull(SampleHandle h, std::vector<Key>* keys_out,
       *keys_out = std::move(p.keys);  // taken at prepare time
       break;
     case SampleScheme::kLocal:
-      for (Key& key : *keys_out) key = DrawLocal();
+      DrawLocal(*keys_out);
       break;
   }
   if (values_out == nullptr) return;  // the caller accesses the keys itself

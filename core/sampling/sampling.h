@@ -37,6 +37,7 @@
 #include "core/base/status.h"
 #include "core/base/types.h"
 #include "core/store/flat_key_map.h"
+#include "core/store/param_store.h"
 
 namespace augur {
 
@@ -132,8 +133,9 @@ class WorkerSampler {
     Key key;
     uint32_t uses_left;
   };
-  Key DrawLocal();
-  bool HeldLocally(Key key) const;
+  // local: fills `out` with draws, each the first held here of up to
+  // kLocalTries consecutive draws (else the last of them).
+  void DrawLocal(std::span<Key> out);
   size_t TotalLength(std::span<const Key> keys) const;
   // Takes k keys from the pool (growing it to k entries), consuming uses.
   void TakeFromPool(uint32_t k, std::vector<Key>* keys);
@@ -149,6 +151,10 @@ class WorkerSampler {
   size_t pool_next_ = 0;
   uint64_t next_fetch_ = 1;  // prefetch: the first prepared id whose fetch may not have started
   FlatKeyMap<uint32_t> fetch_index_;  // StartFetch's scratch: key -> row in fetch_keys
+  // DrawLocal's scratch: a block of draws and whether each is held here.
+  std::vector<Key> local_drawn_;
+  std::vector<uint8_t> held_;
+  ParamStore::BatchScratch store_scratch_;
 };
 
 }  // namespace augur

@@ -43,7 +43,11 @@ ParamStore::Slot* ParamStore::FindOrCreate(Stripe& s, Key key, uint64_t hash) {
   return slot;
 }
 
-template <typename RowOp>
+void ParamStore::SetSpinYield(SpinYield yield) {
+  for (uint64_t i = 0; i <= stripe_mask_; ++i) stripes_[i].lock.set_yield(yield);
+}
+
+template <bool kTouchRows, typename RowOp>
 void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* sc,
                           RowOp&& row_op) {
   const size_t stripes = stripe_mask_ + 1;
@@ -91,17 +95,21 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
       if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
       // Every line of the row (value, state, delta): the copies below wait
       // on all of them at once, not line by line.
-      const char* row = reinterpret_cast<const char*>(s.arena.At(slot->offset));
-      const size_t bytes = SlotFloats(*slot) * sizeof(float);
-      for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
+      if constexpr (kTouchRows) {
+        const char* row = reinterpret_cast<const char*>(s.arena.At(slot->offset));
+        const size_t bytes = SlotFloats(*slot) * sizeof(float);
+        for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
+      }
       sc->slots[j] = *slot;
       sc->found[i] = 1;
     }
     hint(end + kPrefetchKeys);
-    for (uint32_t j = begin; j < end; ++j) {
-      if (!sc->found[sc->order[j]]) continue;
-      Entry e = View(s, sc->slots[j]);
-      row_op(sc->order[j], e);
+    if constexpr (kTouchRows) {
+      for (uint32_t j = begin; j < end; ++j) {
+        if (!sc->found[sc->order[j]]) continue;
+        Entry e = View(s, sc->slots[j]);
+        row_op(sc->order[j], e);
+      }
     }
     begin = end;
   }
@@ -127,6 +135,12 @@ void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> o
   ForBatch(keys, true, create, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(e.value, in + offsets[i], e.length * sizeof(float));
   });
+}
+
+void ParamStore::HeldBatch(std::span<const Key> keys, bool main_only, std::vector<uint8_t>* held,
+                           BatchScratch* scratch) {
+  ForBatch<false>(keys, main_only, false, scratch, [](uint32_t, Entry&) {});
+  held->assign(scratch->found.begin(), scratch->found.end());
 }
 
 void ParamStore::PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,

@@ -60,6 +60,10 @@ class ParamStore {
   ParamStore(ValueLayout layout, Initializer init, OptimizerConfig optimizer = {},
              uint32_t stripes = 64);
 
+  // Every stripe lock's SpinYield (spin_lock.h). Call before the store is
+  // shared between threads.
+  void SetSpinYield(SpinYield yield);
+
   const ValueLayout& layout() const { return layout_; }
   const OptimizerConfig& optimizer() const { return optimizer_; }
   // Floats in a row (value + optimizer state) of this key.
@@ -96,6 +100,10 @@ class ParamStore {
                  BatchScratch* scratch, bool create = false);
   void SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
                 BatchScratch* scratch, bool create = false);
+  // held[i] = 1 if keys[i] is held here (with `main_only`, as a main copy),
+  // else 0: one lock per stripe and no row touched, for many lookups at once.
+  void HeldBatch(std::span<const Key> keys, bool main_only, std::vector<uint8_t>* held,
+                 BatchScratch* scratch);
   // As PullBatch and PushBatch, but only main copies serve: a replica counts
   // as missing (a node answering another node's requests).
   void PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
@@ -171,8 +179,9 @@ class ParamStore {
   // Stripe from high hash bits, bucket from low bits: independent choices.
   uint64_t StripeOfHash(uint64_t hash) const { return (hash >> 40) & stripe_mask_; }
   Stripe& StripeOf(Key key) { return stripes_[StripeOfHash(Mix64(key))]; }
-  // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per stripe.
-  template <typename RowOp>
+  // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per
+  // stripe. kTouchRows false: the rows are not read (no row prefetch).
+  template <bool kTouchRows = true, typename RowOp>
   void ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* scratch,
                 RowOp&& row_op);
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);

@@ -2,9 +2,11 @@
 //
 // Why a spin lock in core/: the store's critical sections are a few hundred
 // nanoseconds (copy or add one value row) and never call into the runtime, so
-// they are safe under every runtime: real threads (brief contention), SimGrid
-// actors and the loopback scheduler (cooperative, so never contended). It
-// needs no OS primitive, which keeps core/ free of <mutex>/<thread>.
+// they are safe under every runtime: real threads (brief contention; a
+// spinner yields the core after a while through the runtime's SpinYield),
+// SimGrid actors and the loopback scheduler (cooperative, so never
+// contended). It needs no OS primitive, which keeps core/ free of
+// <mutex>/<thread>.
 // Satisfies BasicLockable; LockGuard is the scoped holder.
 #pragma once
 
@@ -12,15 +14,30 @@
 
 namespace augur {
 
+// What a thread that has spun on a held lock for a while calls: on real
+// threads, a yield of the core (the holder may have been descheduled: with
+// more threads than cores a spinner could otherwise burn its whole time
+// slice); null under cooperative runtimes, where a lock is never contended.
+using SpinYield = void (*)();
+
 class SpinLock {
  public:
+  // Set before the lock is shared between threads.
+  void set_yield(SpinYield yield) { yield_ = yield; }
+
   void lock() {
+    constexpr int kSpinsBeforeYield = 64;
     for (;;) {
       if (!locked_.exchange(true, std::memory_order_acquire)) return;
+      int spins = 0;
       while (locked_.load(std::memory_order_relaxed)) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
+        if (++spins == kSpinsBeforeYield && yield_ != nullptr) {
+          yield_();
+          spins = 0;
+        }
       }
     }
   }
@@ -29,6 +46,7 @@ class SpinLock {
 
  private:
   std::atomic<bool> locked_{false};
+  SpinYield yield_ = nullptr;
 };
 
 // Scoped holder for any BasicLockable (core/ avoids <mutex>).

@@ -206,6 +206,32 @@ TEST_CASE("a sampler needs only its SampleAccess, the layout and the store", "[s
     for (Key k : keys) CHECK((k == 3 || k == 7));
     CHECK(access.pulls == 0);
   }
+  SECTION("local takes, per key, the first held of up to 64 draws of the worker's stream") {
+    // Key 9 is never held: a distribution of only 9s takes the 64th draw.
+    for (bool only_nines : {false, true}) {
+      const auto draw = only_nines ? [](Rng&) { return Key{9}; } : DrawTriangular;
+      WorkerSampler sampler(SamplingOptions{.scheme = SampleScheme::kLocal, .draw = draw}, 5,
+                            access, SampleLocality{store.layout(), store, false});
+      std::vector<Key> keys;
+      for (uint32_t k : {1u, 37u, 200u}) {  // blocks of several sizes, one stream
+        std::vector<Key> more;
+        sampler.Pull(sampler.Prepare(k, 1, 2), &more, nullptr);
+        keys.insert(keys.end(), more.begin(), more.end());
+      }
+      // The same stream, drawn and looked up one key at a time.
+      Rng rng(5);
+      uint64_t draws = 0;
+      std::vector<Key> expected;
+      while (expected.size() < keys.size()) {
+        Key key = draw(rng);
+        ++draws;
+        for (int tries = 1; tries < 64 && !store.Contains(key); ++tries, ++draws) key = draw(rng);
+        expected.push_back(key);
+      }
+      CHECK(keys == expected);
+      CHECK(sampler.draws() == draws);
+    }
+  }
   SECTION("pool signals intent at prepare time and pulls the values once") {
     WorkerSampler sampler(SamplingOptions{.scheme = SampleScheme::kPool, .draw = DrawTriangular}, 1,
                           access, SampleLocality{store.layout(), store, false});
