@@ -45,40 +45,60 @@ Status CheckRowShapes(const LoadedCheckpoint& ck, const ValueLayout& layout,
   return Status::Ok();
 }
 
-void WriteRowCheckpoint(Worker& w, Job& job, const RunConfig& config, uint32_t epochs_done,
-                        uint64_t clock, const nlohmann::json& fingerprint) {
+void WriteCheckpoint(Worker& w, Job& job, const RunConfig& config, const CheckpointPoint& at,
+                     CheckpointRead read, const CollectRows& collect) {
   const std::string& dir = config.checkpoint_dir;
   const bool lead = w.node_id() == 0 && w.id() == 0;
+  const bool main_copies = read == CheckpointRead::kMainCopies;
   Status failed;  // this worker's own step; the later steps are skipped once it fails
-  if (lead) failed = PrepareCheckpoint(dir, epochs_done);
+  if (lead) failed = PrepareCheckpoint(dir, at.epochs_done);
   // A cancelled worker (the node is shutting down) writes nothing.
   if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
-  if (w.id() == 0) w.PauseActions(true);
-  if (!w.Barrier().ok()) return;  // no node starts moving a key any more
   if (w.id() == 0) {
-    w.WaitSync();             // replica deltas reach their main copies
-    w.WaitNothingIncoming();  // moves already started have landed
+    if (main_copies)
+      w.PauseActions(true);
+    else
+      w.WaitSync();  // replica deltas reach their main copies
   }
-  if (!w.Barrier().ok())
-    return;  // no row in transfer anywhere: the main copies hold every key once
+  if (!w.Barrier().ok()) return;  // no node starts moving a key any more (kMainCopies)
+  if (w.id() == 0) {
+    if (main_copies) {
+      w.WaitSync();             // replica deltas reach their main copies
+      w.WaitNothingIncoming();  // moves already started have landed
+    } else {
+      w.WaitSync();  // replicas refreshed: a local read sees every push
+    }
+  }
+  if (!w.Barrier().ok()) return;  // the rows to read hold every push of the epochs done
   if (w.id() == 0 && failed.ok()) {
-    std::vector<Key> keys;
-    std::vector<std::vector<float>> floats;
-    w.CopyMainRows(&keys, &floats);
-    std::vector<CheckpointRow> rows(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) rows[i] = {keys[i], std::move(floats[i])};
-    std::sort(rows.begin(), rows.end(),
-              [](const CheckpointRow& a, const CheckpointRow& b) { return a.key < b.key; });
-    failed = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows);
+    std::vector<CheckpointRow> rows;
+    if (!collect(w, &rows).ok()) return;
+    failed = WriteNodeCheckpoint(dir, at.epochs_done, w.node_id(), rows);
   }
   if (!w.Barrier().ok()) return;  // every node's part is durable
   // A part missing (its node failed) fails the commit: nothing is published.
   if (lead && failed.ok())
-    failed = CommitRunCheckpoint(w, dir, config, epochs_done, clock, fingerprint);
-  if (w.id() == 0) w.PauseActions(false);
+    failed = CommitRunCheckpoint(w, dir, config, at.epochs_done, at.clock, at.fingerprint);
+  if (w.id() == 0 && main_copies) w.PauseActions(false);
   // Recorded before the barrier: after it, every worker of this process sees it.
   if (!failed.ok()) job.Fail(failed.WithContext("checkpoint failed"));
   w.Barrier();  // the checkpoint is published before training goes on
+}
+
+void WriteRowCheckpoint(Worker& w, Job& job, const RunConfig& config, uint32_t epochs_done,
+                        uint64_t clock, const nlohmann::json& fingerprint) {
+  auto copy_main_rows = [](Worker& worker, std::vector<CheckpointRow>* rows) {
+    std::vector<Key> keys;
+    std::vector<std::vector<float>> floats;
+    worker.CopyMainRows(&keys, &floats);
+    rows->resize(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) (*rows)[i] = {keys[i], std::move(floats[i])};
+    std::sort(rows->begin(), rows->end(),
+              [](const CheckpointRow& a, const CheckpointRow& b) { return a.key < b.key; });
+    return Status::Ok();
+  };
+  WriteCheckpoint(w, job, config, {epochs_done, clock, fingerprint}, CheckpointRead::kMainCopies,
+                  copy_main_rows);
 }
 
 void RestoreRows(Worker& w, const LoadedCheckpoint& ck) {

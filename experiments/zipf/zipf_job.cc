@@ -96,45 +96,30 @@ void ZipfJob::Restore(Worker& w) {
 }
 
 void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
-  const std::string& dir = config_.checkpoint_dir;
-  const bool lead = w.node_id() == 0 && w.id() == 0;
-  Status failed;  // this worker's own step; the later steps are skipped once it fails
-  if (lead) failed = PrepareCheckpoint(dir, epochs_done);
-  // A cancelled worker (the node is shutting down) writes nothing.
-  if (!w.Barrier().ok()) return;  // the temp dir exists; every push of the epoch is applied
-  if (w.id() == 0) w.WaitSync();  // replica deltas reach their main copies
-  if (!w.Barrier().ok()) return;
-  if (w.id() == 0) w.WaitSync();  // replicas refreshed: a local read sees every push
-  if (!w.Barrier().ok()) return;
-  if (w.id() == 0 && failed.ok()) {
-    const Clock now = workload_.StartClock() + w.clock();
+  // The keys homed at this node that any batch so far accessed, pulled
+  // through the API: a key in transfer between nodes is waited for, never missed.
+  auto pull_rows = [this](Worker& worker, std::vector<CheckpointRow>* rows) {
+    const Clock now = workload_.StartClock() + worker.clock();
     std::vector<Key> mine;
     for (Key k : workload_.KeysAccessedBefore(now))
-      if (HomeNode(k, w.num_nodes()) == w.node_id()) mine.push_back(k);
+      if (HomeNode(k, worker.num_nodes()) == worker.node_id()) mine.push_back(k);
     const uint32_t dim = config_.zipf.dim;
-    std::vector<CheckpointRow> rows;
-    rows.reserve(mine.size());
+    rows->reserve(mine.size());
     std::vector<float> values;
     for (size_t at = 0; at < mine.size(); at += kChunkKeys) {
       std::span<const Key> chunk(mine.data() + at, std::min(kChunkKeys, mine.size() - at));
       values.assign(chunk.size() * dim, 0);
-      if (!w.Wait(w.Pull(chunk, values)).ok()) return;
+      if (Status s = worker.Wait(worker.Pull(chunk, values)); !s.ok()) return s;
       for (size_t i = 0; i < chunk.size(); ++i)
-        rows.push_back({chunk[i], std::vector<float>(values.begin() + i * dim,
-                                                     values.begin() + (i + 1) * dim)});
+        rows->push_back({chunk[i], std::vector<float>(values.begin() + i * dim,
+                                                      values.begin() + (i + 1) * dim)});
     }
-    failed = WriteNodeCheckpoint(dir, epochs_done, w.node_id(), rows);
-  }
-  if (!w.Barrier().ok()) return;  // every node's part is durable
-  // A part missing (its node failed) fails the commit: nothing is published.
-  if (lead && failed.ok()) {
-    failed = CommitRunCheckpoint(w, dir, config_, epochs_done,
-                                 static_cast<uint64_t>(workload_.StartClock() + w.clock()),
-                                 Fingerprint(config_));
-  }
-  // Recorded before the barrier: after it, every worker of this process sees it.
-  if (!failed.ok()) Fail(failed.WithContext("checkpoint failed"));
-  w.Barrier();  // the checkpoint is published before training goes on
+    return Status::Ok();
+  };
+  const nlohmann::json fingerprint = Fingerprint(config_);
+  const CheckpointPoint at{epochs_done, static_cast<uint64_t>(workload_.StartClock() + w.clock()),
+                           fingerprint};
+  WriteCheckpoint(w, *this, config_, at, CheckpointRead::kPulls, pull_rows);
 }
 
 void ZipfJob::RunWorker(Worker& w) {

@@ -8,13 +8,14 @@
 // node stops serving while another still verifies.
 //
 // Checkpoint (every --checkpoint-every epochs, after the epoch's barrier):
-// node 0 prepares DIR/ckpt-E.tmp; barrier; every node flushes its replica
-// deltas (WaitSync); barrier; refreshes its replicas; barrier; worker 0 of
-// every node pulls, through the API, the keys homed at its node that any
-// batch so far accessed (so a key in transfer between nodes is waited for,
-// never missed) and writes them; barrier; node 0 commits the manifest;
-// barrier. No push is issued between the first and the last barrier, so the
-// checkpoint holds exactly the pushes of epochs < E.
+// the checkpoint collective of jobs/job_checkpoint.h reading through pulls
+// (CheckpointRead::kPulls): node 0 prepares DIR/ckpt-E.tmp; barrier; every
+// node flushes its replica deltas (WaitSync); barrier; refreshes its
+// replicas; barrier; worker 0 of every node pulls, through the API, the keys
+// homed at its node that any batch so far accessed (so a key in transfer
+// between nodes is waited for, never missed) and writes them; barrier; node 0
+// commits the manifest; barrier. No push is issued between the first and the
+// last barrier, so the checkpoint holds exactly the pushes of epochs < E.
 // Resume: the checkpoint is loaded and checked in Create(); before training
 // worker 0 of every node Sets the keys homed at its node (in this run's node
 // count), a barrier follows, and training continues at epoch E; --verify
