@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 
@@ -12,6 +13,10 @@
 #include "experiments/partition/work_split.h"
 
 namespace augur {
+
+BatchJob::BatchJob(const RunConfig& config) : config_(config) {}
+
+BatchJob::~BatchJob() = default;
 
 void BatchJob::Partition(const ItemKeys& items) {
   const uint32_t parts = config_.nodes * config_.workers;
@@ -24,9 +29,8 @@ void BatchJob::Partition(const ItemKeys& items) {
     for (uint32_t i : items_of_[g]) part[i] = g;
   std::vector<uint32_t> node_of(part.size());
   for (size_t i = 0; i < part.size(); ++i) node_of[i] = part[i] / config_.workers;
-  partition_info_ = {{"method", method},
-                     {"worker_locality", AccessLocality(items, part, parts)},
-                     {"node_locality", AccessLocality(items, node_of, config_.nodes)}};
+  partition_info_ = {method, AccessLocality(items, part, parts),
+                     AccessLocality(items, node_of, config_.nodes)};
   stats_.assign(parts, std::vector<BatchStats>(config_.epochs));
   node_metrics_.assign(config_.nodes, std::nullopt);
   FindHotKeys(static_cast<uint32_t>(part.size()));
@@ -209,7 +213,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (records && !Stopped() && !failed() && !w.cancelled()) {
     // Wall time on every backend (virtual clocks do not advance here).
     const auto eval_start = std::chrono::steady_clock::now();
-    quality_ = Evaluate(w);
+    quality_ = std::make_unique<nlohmann::json>(Evaluate(w));
     eval_seconds_ =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - eval_start).count();
   }
@@ -254,7 +258,9 @@ void BatchJob::Report(RunResult* result) const {
             "single-node baseline)"
           : "pull/push copies; mf steps in place under the stripe locks where the main copies "
             "are local";
-  result->extra["partition"] = partition_info_;
+  result->extra["partition"] = {{"method", partition_info_.method},
+                                {"worker_locality", partition_info_.worker_locality},
+                                {"node_locality", partition_info_.node_locality}};
   if (NegativeDistribution() != nullptr) {
     // Keys returned by PullSample and draws from the workload's distribution
     // by the samplers (pool: about sampled / reuse), in this process.
@@ -270,8 +276,8 @@ void BatchJob::Report(RunResult* result) const {
     std::lock_guard<std::mutex> lock(stop_mutex_);
     result->extra["divergence"] = divergence_;
   }
-  if (!quality_.is_null()) {
-    result->extra["quality"] = quality_;
+  if (quality_ != nullptr && !quality_->is_null()) {
+    result->extra["quality"] = *quality_;
     result->extra["eval_seconds"] = eval_seconds_;  // apart from the epochs and their traffic
   }
 }

@@ -42,7 +42,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -75,7 +75,8 @@ class BatchJob : public Job {
   Status LoadResume();
 
  protected:
-  explicit BatchJob(const RunConfig& config) : config_(config) {}
+  explicit BatchJob(const RunConfig& config);
+  ~BatchJob() override;
   // Splits items 0..n-1 over the global workers. Call once from the subclass
   // constructor (items.size() == number of training items).
   void Partition(const ItemKeys& items);
@@ -130,7 +131,11 @@ class BatchJob : public Job {
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
-  nlohmann::json partition_info_;
+  struct PartitionInfo {  // set by Partition(), reported as result.json's "partition"
+    std::string method;
+    double worker_locality = 0, node_locality = 0;  // AccessLocality of the split
+  };
+  PartitionInfo partition_info_;
   std::vector<Key> hot_keys_;
   std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
@@ -143,9 +148,9 @@ class BatchJob : public Job {
   bool Stopped() const { return stopped_.load(std::memory_order_acquire); }
   std::atomic<bool> stopped_{false};
   mutable std::mutex stop_mutex_;
-  std::string divergence_;  // guarded by stop_mutex_
-  nlohmann::json quality_;
-  double eval_seconds_ = 0;  // node 0's worker 0: the evaluation's wall time
+  std::string divergence_;                   // guarded by stop_mutex_
+  std::unique_ptr<nlohmann::json> quality_;  // Evaluate's result; null: not evaluated
+  double eval_seconds_ = 0;                  // node 0's worker 0: the evaluation's wall time
   // Draws from NegativeDistribution() by this process's samplers (all
   // workers), added by each worker when it is done.
   std::atomic<uint64_t> draws_{0};
