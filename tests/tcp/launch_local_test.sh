@@ -40,6 +40,8 @@ exec sh -c "$1"
 SH
 chmod +x "$WORK/fake-ssh"
 printf '127.0.0.1 slots=2\n127.0.0.1\n' >"$WORK/hosts"
+# free_port: launch --hostfile starts rank 0 through ssh, which cannot hand it
+# a bound socket, so the port is picked and released first (a small race).
 timeout 120 "$AUGUR" launch --hostfile "$WORK/hosts" --ssh "$WORK/fake-ssh" --port "$(free_port)" \
   -- $SMALL --workers 1 --out "$WORK/hostfile" >"$WORK/hostfile.log" 2>&1 ||
   { cat "$WORK/hostfile.log"; fail "launch --hostfile failed"; }

@@ -2,6 +2,7 @@
 # shellcheck shell=bash
 set -euo pipefail
 AUGUR=${1:?usage: $0 PATH/TO/augur}
+TCP_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d /tmp/augur-tcp-test.XXXXXX)
 CLEANUP_CMDS=()
 cleanup() {
@@ -13,33 +14,23 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 # free_port: a port that was free a moment ago. It is released before use, so
-# another process may take it meanwhile ("Address already in use"): only for
-# launchers that cannot hand a bound socket over (mpirun, srun, ssh), whose
-# tests keep that small race. Everything else uses with_bound_port.
+# another process may take it meanwhile ("Address already in use"). Only for
+# what must be told a port number and cannot inherit a bound socket: the
+# daemons the srun and ssh tests start (slurmctld, slurmd, sshd) and
+# `augur launch --hostfile --port`, whose rank 0 starts through ssh. The
+# coordinator of `augur run` ranks uses with_bound_port, or rank0_binds.sh
+# under mpirun and srun.
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 # with_bound_port PORTFILE CMD...: binds a listening socket on a free loopback
 # port, writes the port to PORTFILE and execs CMD with the socket as
-# descriptor 3 and every "{port}" in CMD replaced by the port. For a rank 0:
+# descriptor 3 and every "{port}" in CMD replaced by the port (bind_port.py).
+# For a rank 0:
 # `with_bound_port F augur run --rank 0 --coordinator 127.0.0.1:{port} --coordinator-fd 3 ...`;
 # the port is never free between its pick and its use.
 with_bound_port() {
-  /usr/bin/python3 -c '
-import os, socket, sys
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(128)
-port = str(s.getsockname()[1])
-if s.fileno() != 3:
-    os.dup2(s.fileno(), 3)
-os.set_inheritable(3, True)
-with open(sys.argv[1] + ".tmp", "w") as f:
-    f.write(port)
-os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-args = [a.replace("{port}", port) for a in sys.argv[2:]]
-os.execvp(args[0], args)
-' "$@"
+  /usr/bin/python3 "$TCP_TESTS/bind_port.py" "$@"
 }
 # wait_port_file PORTFILE: the port once with_bound_port wrote it (bounded wait).
 wait_port_file() {

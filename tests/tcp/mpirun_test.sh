@@ -7,9 +7,11 @@ if ! command -v mpirun >/dev/null; then
   exit 0
 fi
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/secret"
-port=$(free_port)
+# mpirun cannot hand its ranks a descriptor, so rank 0 binds the coordinator's
+# socket itself and the other ranks read its port from a file (rank0_binds.sh).
 timeout 120 mpirun --allow-run-as-root --oversubscribe -np 3 \
-  "$AUGUR" run $SMALL --workers 2 --coordinator "127.0.0.1:$port" --secret-file "$WORK/secret" \
+  "$TCP_TESTS/rank0_binds.sh" "$WORK/port" \
+  "$AUGUR" run $SMALL --workers 2 --secret-file "$WORK/secret" \
   --peer-timeout 60s --out "$WORK/out" >"$WORK/mpi.log" 2>&1 || { cat "$WORK/mpi.log"; fail "mpirun failed"; }
 for r in 0 1 2; do
   expect_json "$WORK/out/rank-$r/result.json" verified true

@@ -17,6 +17,8 @@ node=$(hostname -s)
 cpus=$(nproc)
 mkdir -p "$WORK/state" "$WORK/spool"
 export SLURM_CONF=$WORK/slurm.conf
+# The daemons must be told their ports (they cannot inherit bound sockets):
+# free_port's small race stays for them.
 cat >"$SLURM_CONF" <<CONF
 ClusterName=augurtest
 SlurmctldHost=$node(127.0.0.1)
@@ -64,11 +66,13 @@ fi
 pass "slurmctld and slurmd up, node $node idle"
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/secret"
-port=$(free_port)
 # --overcommit: 3 tasks on a machine that may have fewer CPUs; --immediate: fail
-# instead of queueing if the node cannot take them.
-timeout 120 srun -n 3 --overcommit --oversubscribe --immediate=20 "$AUGUR" run $SMALL --workers 1 \
-  --coordinator "127.0.0.1:$port" --secret-file "$WORK/secret" --peer-timeout 60s \
+# instead of queueing if the node cannot take them. srun cannot hand its tasks a
+# descriptor, so rank 0 binds the coordinator's socket itself and the other
+# ranks read its port from a file (rank0_binds.sh).
+timeout 120 srun -n 3 --overcommit --oversubscribe --immediate=20 \
+  "$TCP_TESTS/rank0_binds.sh" "$WORK/port" "$AUGUR" run $SMALL --workers 1 \
+  --secret-file "$WORK/secret" --peer-timeout 60s \
   --out "$WORK/out" >"$WORK/srun.log" 2>&1 || { cat "$WORK/srun.log"; fail "srun -n 3 augur run failed"; }
 for r in 0 1 2; do
   expect_json "$WORK/out/rank-$r/result.json" verified true

@@ -17,6 +17,9 @@ ssh-keygen -q -t ed25519 -N '' -f "$WORK/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$WORK/id"
 cp "$WORK/id.pub" "$WORK/authorized_keys"
 chmod 600 "$WORK/authorized_keys"
+# sshd must be told its port (it cannot inherit a bound socket): free_port's
+# small race stays here, and for launch --port below, whose rank 0 starts
+# through ssh.
 port=$(free_port)
 cat >"$WORK/sshd_config" <<CONF
 Port $port
