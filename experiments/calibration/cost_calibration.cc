@@ -1,6 +1,7 @@
 #include "experiments/calibration/cost_calibration.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 #include "backends/tcp/raw_ping_pong.h"
@@ -95,20 +97,47 @@ std::pair<double, double> Fit(const Sample& small, const Sample& large) {
 }
 
 // One raw TCP ping-pong size on loopback: per one-way message, its wall time
-// and the CPU time of both ends (their threads' CPU clocks), with every core
-// kept awake as the workers of a training run keep it (KeepCoresAwake).
+// and the CPU time of both ends (their threads' CPU clocks). kBusy: every core
+// kept awake, as the workers of a training run keep it (KeepCoresAwake): the
+// CPU cost of a message. kIdle: nothing else runs and the two ends are pinned
+// to two cores (when there are two), as two nodes whose workers wait for each
+// other's answers: each message then wakes a halted core, and the time that
+// takes beyond the CPU cost is the loopback's latency.
+enum class Regime { kBusy, kIdle };
+
+// Pins the calling thread to the index-th CPU it may run on (counting from 0);
+// false if there is no such CPU.
+bool PinToNthCpu(unsigned index) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return false;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    if (index-- > 0) continue;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(c, &one);
+    return sched_setaffinity(0, sizeof(one), &one) == 0;
+  }
+  return false;
+}
+
 struct PingPong {
   double bytes = 0;
   double wall = 0;
   double cpu = 0;
 };
 
-Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds) {
+Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   asio::io_context io;
   asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
   const uint16_t port = acceptor.local_endpoint().port();
   Status served;
-  std::thread server([&] { served = tcp::ServeRawPingPong(acceptor, bytes, bytes); });
+  const bool pin = regime == Regime::kIdle && std::thread::hardware_concurrency() >= 2;
+  std::thread server([&] {
+    if (pin) PinToNthCpu(1);
+    served = tcp::ServeRawPingPong(acceptor, bytes, bytes);
+  });
   auto client = tcp::RawPingPongClient::Connect("127.0.0.1", port, bytes, bytes, 10);
   if (!client.ok()) {
     acceptor.close();
@@ -119,13 +148,19 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds) {
   if (pthread_getcpuclockid(server.native_handle(), &server_clock) != 0)
     server_clock = CLOCK_PROCESS_CPUTIME_ID;  // then the spinners' time counts too
   const auto both = [&] { return CpuSeconds(CLOCK_THREAD_CPUTIME_ID) + CpuSeconds(server_clock); };
-  KeepCoresAwake awake(std::max(1u, std::thread::hardware_concurrency()));
+  cpu_set_t caller_cpus;  // the caller's affinity, restored below
+  const bool restore = pin && sched_getaffinity(0, sizeof(caller_cpus), &caller_cpus) == 0;
+  if (pin) PinToNthCpu(0);
+  std::unique_ptr<KeepCoresAwake> awake;
+  if (regime == Regime::kBusy)
+    awake = std::make_unique<KeepCoresAwake>(std::max(1u, std::thread::hardware_concurrency()));
   Result<double> warm = (*client)->Run(std::max<uint64_t>(1, rounds / 10));
   const double cpu0 = both();
   Result<double> wall = warm.ok() ? (*client)->Run(rounds) : warm;
   const double cpu = both() - cpu0;
   (*client)->Close();
   server.join();
+  if (restore) sched_setaffinity(0, sizeof(caller_cpus), &caller_cpus);
   if (!wall.ok()) return wall.status();
   if (!served.ok()) return served;
   const double messages = 2.0 * static_cast<double>(rounds);
@@ -184,13 +219,18 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
 
   // The socket: latency, bandwidth, CPU per message and per byte.
   constexpr size_t kLarge = 256 * 1024;
-  Result<PingPong> small = MeasurePingPong(64, 20000);
+  Result<PingPong> small = MeasurePingPong(64, 20000, Regime::kBusy);
   if (!small.ok()) return small.status().WithContext("loopback ping-pong of 64 B");
-  Result<PingPong> large = MeasurePingPong(kLarge, 400);
+  Result<PingPong> large = MeasurePingPong(kLarge, 400, Regime::kBusy);
   if (!large.ok()) return large.status().WithContext("loopback ping-pong of 256 KiB");
+  Result<PingPong> idle = MeasurePingPong(64, 5000, Regime::kIdle);
+  if (!idle.ok()) return idle.status().WithContext("loopback ping-pong of 64 B, cores idle");
   const auto [socket_fixed, socket_per_byte] =
       Fit({small->bytes, small->cpu}, {large->bytes, large->cpu});
-  costs.loopback_latency_seconds = std::max(0.0, small->wall - small->cpu);
+  // What a small message takes beyond the CPU the simulator charges for it on
+  // the hosts, when it has to wake a halted core (as whenever a node waits
+  // for an answer). With the cores kept awake it is about nothing.
+  costs.loopback_latency_seconds = std::max(0.0, idle->wall - small->cpu);
   const double extra_wall = large->wall - small->wall;
   // The bytes' one-way time; no measurable extra time means a link far faster than the CPU.
   costs.loopback_bandwidth_bytes_per_second =
@@ -213,9 +253,11 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   costs.seconds_per_message_byte = handler_per_byte + socket_per_byte;
   std::fprintf(stderr,
                "calibrate: handler %.0f ns + %.3f ns/B, socket %.0f ns + %.3f ns/B per message; "
-               "64 B one way %.1f us wall, %.1f us CPU; 256 KiB one way %.1f us wall\n",
+               "64 B one way %.1f us wall, %.1f us CPU (%.1f us wall with the cores idle); "
+               "256 KiB one way %.1f us wall\n",
                1e9 * handler_fixed, 1e9 * handler_per_byte, 1e9 * socket_fixed,
-               1e9 * socket_per_byte, 1e6 * small->wall, 1e6 * small->cpu, 1e6 * large->wall);
+               1e9 * socket_per_byte, 1e6 * small->wall, 1e6 * small->cpu, 1e6 * idle->wall,
+               1e6 * large->wall);
 
   Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
   if (!a.ok()) return a.status();

@@ -19,9 +19,11 @@
 //                CPU per message and per byte (both ends: syscalls, wake-ups)
 //                from raw TCP ping-pongs of 64 B and 256 KiB on loopback.
 //   cores        std::thread::hardware_concurrency().
-//   loopback     one-way latency (half a 64 B round trip minus the socket CPU
-//                it contains) and bandwidth (the extra one-way time of
-//                256 KiB over 64 B).
+//   loopback     one-way latency (the one-way time of a 64 B message between
+//                two idle cores, each end pinned to its own, minus the
+//                socket CPU the message costs with the cores awake: the
+//                time it takes to wake a halted core) and bandwidth (the
+//                extra one-way time of 256 KiB over 64 B).
 // Runs in the calling thread, plus a ping-pong server thread and the child
 // processes; writes only below options.work_dir.
 #pragma once
