@@ -97,12 +97,15 @@ std::pair<double, double> Fit(const Sample& small, const Sample& large) {
 }
 
 // One raw TCP ping-pong size on loopback: per one-way message, its wall time
-// and the CPU time of both ends (their threads' CPU clocks). kBusy: every core
-// kept awake, as the workers of a training run keep it (KeepCoresAwake): the
-// CPU cost of a message. kIdle: nothing else runs and the two ends are pinned
-// to two cores (when there are two), as two nodes whose workers wait for each
-// other's answers: each message then wakes a halted core, and the time that
-// takes beyond the CPU cost is the loopback's latency.
+// and the CPU time of both ends (their threads' CPU clocks). kBusy: both ends
+// on one core, kept awake (KeepCoresAwake): the CPU a message costs (the
+// syscalls and a switch of threads) without the wake-up of another core,
+// whose cost depends on where the scheduler happens to put the two ends
+// (3-37 us per message on the 2-core VM, run to run). kIdle: nothing else
+// runs and the two ends are pinned to two cores (when there are two), as two
+// nodes whose workers wait for each other's answers: each message then wakes
+// a halted core, and the time that takes beyond the CPU cost is the
+// loopback's latency.
 enum class Regime { kBusy, kIdle };
 
 // Pins the calling thread to the index-th CPU it may run on (counting from 0);
@@ -133,9 +136,9 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
   const uint16_t port = acceptor.local_endpoint().port();
   Status served;
-  const bool pin = regime == Regime::kIdle && std::thread::hardware_concurrency() >= 2;
+  const unsigned server_cpu = regime == Regime::kIdle && std::thread::hardware_concurrency() >= 2;
   std::thread server([&] {
-    if (pin) PinToNthCpu(1);
+    PinToNthCpu(server_cpu);
     served = tcp::ServeRawPingPong(acceptor, bytes, bytes);
   });
   auto client = tcp::RawPingPongClient::Connect("127.0.0.1", port, bytes, bytes, 10);
@@ -149,8 +152,8 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
     server_clock = CLOCK_PROCESS_CPUTIME_ID;  // then the spinners' time counts too
   const auto both = [&] { return CpuSeconds(CLOCK_THREAD_CPUTIME_ID) + CpuSeconds(server_clock); };
   cpu_set_t caller_cpus;  // the caller's affinity, restored below
-  const bool restore = pin && sched_getaffinity(0, sizeof(caller_cpus), &caller_cpus) == 0;
-  if (pin) PinToNthCpu(0);
+  const bool restore = sched_getaffinity(0, sizeof(caller_cpus), &caller_cpus) == 0;
+  PinToNthCpu(0);
   std::unique_ptr<KeepCoresAwake> awake;
   if (regime == Regime::kBusy)
     awake = std::make_unique<KeepCoresAwake>(std::max(1u, std::thread::hardware_concurrency()));
