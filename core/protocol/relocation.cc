@@ -123,9 +123,9 @@ Status Relocation::HandleHandover(const Message& m) {
   {
     EngineLock g(cx_, fx);
     // Checked whole, under the lock, before any key applies.
-    cx_.store.HeldBatch(m.keys, /*main_only=*/true, &main_here_, &batch_);
+    cx_.store.HeldBatch(m.keys, /*main_only=*/true, &batch_);
     for (size_t i = 0; i < m.keys.size(); ++i) {
-      if (main_here_[i] != 0) {
+      if (batch_.found[i] != 0) {
         status = Status::Error(from + ": key " + std::to_string(m.keys[i]) +
                                " already has its main copy here");
         break;

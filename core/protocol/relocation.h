@@ -85,8 +85,8 @@ class Relocation {
   Quiesce& quiesce_;
   std::unordered_map<Key, Owner> directory_;                   // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
-  // HandleHandover's scratch: whether each key's main copy is here.
-  std::vector<uint8_t> main_here_;
+  // HandleHandover's scratch: the store batch that looks up where the main
+  // copies are.
   ParamStore::BatchScratch batch_;
 };
 

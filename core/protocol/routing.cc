@@ -129,14 +129,14 @@ Status Routing::HandleRequest(const Message& m) {
       // Where the main copies are, looked up at once. An Apply that moves a
       // key (a hand-over) makes that stale for a repeated key: after any
       // move the rest are looked up one by one.
-      cx_.store.HeldBatch(m.keys, /*main_only=*/true, &main_here_, &batch_);
+      cx_.store.HeldBatch(m.keys, /*main_only=*/true, &batch_);
       const uint64_t moves = cx_.store.moves();
       const float* at = m.values.data();
       for (size_t i = 0; i < m.keys.size(); ++i) {
         const float* values = carries(i) ? at : nullptr;
         if (values != nullptr) at += cx_.layout().Length(m.keys[i]);
         const bool main_here =
-            cx_.store.moves() == moves ? main_here_[i] != 0 : cx_.HasMain(m.keys[i]);
+            cx_.store.moves() == moves ? batch_.found[i] != 0 : cx_.HasMain(m.keys[i]);
         dispatch(i, values, main_here);
       }
     }
@@ -165,16 +165,16 @@ void Routing::ServeMainCopies(const Message& m, Effects* fx) {
   cx_.store.PullMainBatch(m.keys, offsets_, pulled_.data(), &batch_);
   const std::vector<uint32_t>& missing = batch_.missing;
   if (missing.size() == n) return;  // nothing here: no response yet
-  // The handler's first message to the origin for this operation.
+  // The handler's first message, so an empty one.
   Message& r = fx->out.To(m.origin, MessageType::kPullResponse, cx_.self, m.origin, m.op_id);
-  if (missing.empty() && r.keys.empty()) {
+  if (missing.empty()) {
     r.keys = m.keys;
     r.slots = m.slots;
     r.values = std::move(pulled_);  // no copy: the next request pulls into a new buffer
     pulled_ = {};
     return;
   }
-  r.values.reserve(r.values.size() + total);
+  r.values.reserve(total);
   for (size_t i = 0, next = 0; i < m.keys.size(); ++i) {
     if (next < missing.size() && missing[next] == i) {
       ++next;

@@ -85,7 +85,6 @@ class Routing {
   std::vector<uint32_t> offsets_;
   ParamStore::BatchScratch batch_;
   std::vector<float> pulled_;
-  std::vector<uint8_t> main_here_;  // HandleRequest: whether each key's main copy is here
 };
 
 }  // namespace augur

@@ -153,9 +153,9 @@ void WorkerSampler::DrawLocal(std::span<Key> out) {
   for (size_t j = 0; j < out.size();) {
     local_drawn_.resize(out.size() - j);
     for (Key& key : local_drawn_) key = Draw();
-    locality_.store.HeldBatch(local_drawn_, /*main_only=*/false, &held_, &store_scratch_);
+    locality_.store.HeldBatch(local_drawn_, /*main_only=*/false, &store_scratch_);
     for (size_t i = 0; i < local_drawn_.size(); ++i) {
-      if (held_[i] != 0 || ++tries == kLocalTries) {
+      if (store_scratch_.found[i] != 0 || ++tries == kLocalTries) {
         out[j++] = local_drawn_[i];
         tries = 0;
       }

@@ -151,9 +151,9 @@ class WorkerSampler {
   size_t pool_next_ = 0;
   uint64_t next_fetch_ = 1;  // prefetch: the first prepared id whose fetch may not have started
   FlatKeyMap<uint32_t> fetch_index_;  // StartFetch's scratch: key -> row in fetch_keys
-  // DrawLocal's scratch: a block of draws and whether each is held here.
+  // DrawLocal's scratch: a block of draws, and the store batch that looks
+  // them up (its `found`: whether each is held here).
   std::vector<Key> local_drawn_;
-  std::vector<uint8_t> held_;
   ParamStore::BatchScratch store_scratch_;
 };
 

@@ -137,10 +137,8 @@ void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> o
   });
 }
 
-void ParamStore::HeldBatch(std::span<const Key> keys, bool main_only, std::vector<uint8_t>* held,
-                           BatchScratch* scratch) {
+void ParamStore::HeldBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch) {
   ForBatch<false>(keys, main_only, false, scratch, [](uint32_t, Entry&) {});
-  held->assign(scratch->found.begin(), scratch->found.end());
 }
 
 void ParamStore::PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,

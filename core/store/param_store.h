@@ -100,10 +100,10 @@ class ParamStore {
                  BatchScratch* scratch, bool create = false);
   void SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, const float* in,
                 BatchScratch* scratch, bool create = false);
-  // held[i] = 1 if keys[i] is held here (with `main_only`, as a main copy),
-  // else 0: one lock per stripe and no row touched, for many lookups at once.
-  void HeldBatch(std::span<const Key> keys, bool main_only, std::vector<uint8_t>* held,
-                 BatchScratch* scratch);
+  // Which keys are held here: afterwards scratch->found[i] is 1 if keys[i]
+  // is (with `main_only`, as a main copy), else 0. One lock per stripe and no
+  // row touched, for many lookups at once.
+  void HeldBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch);
   // As PullBatch and PushBatch, but only main copies serve: a replica counts
   // as missing (a node answering another node's requests).
   void PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,

@@ -1,7 +1,6 @@
 #include "experiments/calibration/cost_calibration.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -11,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "backends/tcp/raw_ping_pong.h"
@@ -20,6 +20,7 @@
 #include "experiments/calibration/keep_cores_awake.h"
 #include "experiments/compare/child_run.h"
 #include "experiments/jobs/job.h"
+#include "experiments/launch/cpu_pinning.h"
 #include "experiments/report/run_result.h"
 
 namespace augur {
@@ -112,23 +113,6 @@ std::pair<double, double> Fit(const Sample& small, const Sample& large) {
 //              time that takes beyond the CPU charged is the latency.
 enum class Regime { kAnyCores, kOneCore, kIdle };
 
-// Pins the calling thread to the index-th CPU it may run on (counting from 0);
-// false if there is no such CPU.
-bool PinToNthCpu(unsigned index) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return false;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (!CPU_ISSET(c, &set)) continue;
-    if (index-- > 0) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(c, &one);
-    return sched_setaffinity(0, sizeof(one), &one) == 0;
-  }
-  return false;
-}
-
 struct PingPong {
   double bytes = 0;
   double wall = 0;
@@ -140,10 +124,12 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   asio::ip::tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), 0});
   const uint16_t port = acceptor.local_endpoint().port();
   Status served;
-  const bool pin = regime != Regime::kAnyCores;
-  const unsigned server_cpu = regime == Regime::kIdle && std::thread::hardware_concurrency() >= 2;
+  // kOneCore: both ends on the first allowed CPU; kIdle: on the first two.
+  const std::vector<int> cpus = AllowedCpus();
+  const bool pin = regime != Regime::kAnyCores && !cpus.empty();
+  const int server_cpu = pin ? cpus[regime == Regime::kIdle && cpus.size() >= 2 ? 1 : 0] : -1;
   std::thread server([&] {
-    if (pin) PinToNthCpu(server_cpu);
+    if (pin) (void)PinToCpu(server_cpu);  // the thread ends with the ping-pong
     served = tcp::ServeRawPingPong(acceptor, bytes, bytes);
   });
   auto client = tcp::RawPingPongClient::Connect("127.0.0.1", port, bytes, bytes, 10);
@@ -156,9 +142,8 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   if (pthread_getcpuclockid(server.native_handle(), &server_clock) != 0)
     server_clock = CLOCK_PROCESS_CPUTIME_ID;  // then the spinners' time counts too
   const auto both = [&] { return CpuSeconds(CLOCK_THREAD_CPUTIME_ID) + CpuSeconds(server_clock); };
-  cpu_set_t caller_cpus;  // the caller's affinity, restored below
-  const bool restore = pin && sched_getaffinity(0, sizeof(caller_cpus), &caller_cpus) == 0;
-  if (pin) PinToNthCpu(0);
+  std::optional<ScopedCpuPin> client_pin;  // the caller's affinity comes back at return
+  if (pin) client_pin.emplace(cpus[0]);
   std::unique_ptr<KeepCoresAwake> awake;
   if (regime != Regime::kIdle)
     awake = std::make_unique<KeepCoresAwake>(std::max(1u, std::thread::hardware_concurrency()));
@@ -168,7 +153,6 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   const double cpu = both() - cpu0;
   (*client)->Close();
   server.join();
-  if (restore) sched_setaffinity(0, sizeof(caller_cpus), &caller_cpus);
   if (!wall.ok()) return wall.status();
   if (!served.ok()) return served;
   const double messages = 2.0 * static_cast<double>(rounds);

@@ -3,7 +3,6 @@
 // between the same two processes (DESIGN.md §5: compare against a reference).
 // The two are timed in alternating blocks, so a change in machine load
 // affects both alike.
-#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "backends/tcp/tcp_transport.h"
 #include "core/codec/codec.h"
 #include "experiments/cli/command.h"
+#include "experiments/launch/cpu_pinning.h"
 
 namespace augur {
 
@@ -39,27 +39,6 @@ struct BenchFlags {
   std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
   std::string pin = "auto";
 };
-
-// The CPUs this process may run on, in order.
-std::vector<int> AllowedCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
-
-// Pins the calling thread, and the threads it starts later, to `cpu`.
-Status PinTo(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof(set), &set) != 0)
-    return Status::Error("cannot pin to CPU " + std::to_string(cpu));
-  return Status::Ok();
-}
 
 // Frame sizes of one pull: request and response, with the transport envelope.
 std::pair<size_t, size_t> PullFrameBytes(const BenchFlags& f) {
@@ -200,7 +179,7 @@ int BenchNet(const BenchFlags& f) {
   if (child < 0) return RunError("fork failed");
   if (child == 0) {  // rank 0: serves pulls, and the raw ping-pongs on a thread of its own
     if (pin) {
-      if (Status p = PinTo(cpus[0]); !p.ok()) {
+      if (Status p = PinToCpu(cpus[0]); !p.ok()) {
         std::fprintf(stderr, "augur bench-net: server: %s\n", p.message().c_str());
         _exit(1);
       }
@@ -226,7 +205,7 @@ int BenchNet(const BenchFlags& f) {
   raw64.close();
   coordinator = tcp::ListeningSocket();
   if (pin) {
-    if (Status p = PinTo(cpus[1]); !p.ok()) return Fail(p.message(), child);
+    if (Status p = PinToCpu(cpus[1]); !p.ok()) return Fail(p.message(), child);
   }
   auto raw_client =
       tcp::RawPingPongClient::Connect("127.0.0.1", raw_port, req_bytes, resp_bytes, 30);
