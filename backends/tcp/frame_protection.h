@@ -13,10 +13,9 @@
 // counts payload + 16-byte tag, then the payload, then the tag. The envelope
 // is always authenticated (additional data). Modes (--wire-security):
 //   encrypt  payload encrypted and authenticated (AES-256-GCM)
-//   auth     payload authenticated only: ChaCha20-Poly1305 with the payload
-//            as additional data and no plaintext, i.e. a Poly1305 MAC under
-//            a per-frame key (readable, not alterable); its MAC costs about
-//            70% of GMAC's here (frame_protection.cc)
+//   auth     payload authenticated only: AES-256-GCM with the payload as
+//            additional data and no plaintext, i.e. GMAC (readable, not
+//            alterable); the cheaper MAC here (frame_protection.cc)
 //   none     no protection after the handshake (benchmarks only)
 // One sealer per sending direction and one opener per receiving direction;
 // each is used by one thread at a time (its owner serialises calls).
@@ -66,6 +65,7 @@ class FrameCipher {
   FrameCipher(const FrameCipher&) = delete;
   FrameCipher& operator=(const FrameCipher&) = delete;
   uint64_t frames() const { return sequence_; }
+  WireSecurity mode() const { return mode_; }
 
  protected:
   FrameCipher(WireSecurity mode, bool seal);
@@ -101,8 +101,20 @@ class FrameOpener final : public FrameCipher {
   // frame must be refused: the error names the frame's position.
   Status Open(std::span<const uint8_t> header, std::span<uint8_t> sealed);
 
+  // The same in steps, for a frame that arrives in pieces: Begin with its
+  // header, Absorb its payload in order as it arrives (decrypted in place
+  // under kEncrypt), then Finish with its tag. Nothing absorbed may be used
+  // before Finish succeeds; any error ends the stream (drop the connection).
+  Status Begin(std::span<const uint8_t> header);
+  Status Absorb(std::span<uint8_t> payload_part);
+  Status Finish(std::span<const uint8_t, kFrameTagBytes> tag);
+  bool opening() const { return opening_; }
+
  private:
   explicit FrameOpener(WireSecurity mode) : FrameCipher(mode, false) {}
+  Status Failed(const char* step);
+
+  bool opening_ = false;  // between Begin and Finish
 };
 
 }  // namespace augur::tcp

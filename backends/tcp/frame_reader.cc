@@ -1,5 +1,6 @@
 #include "backends/tcp/frame_reader.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -34,16 +35,28 @@ Result<bool> FrameReader::Next(Frame* out) {
   const size_t total = kTransportHeaderBytes + h->payload_length;
   if (have < total) {
     need_ = total;
+    // Authenticate what has arrived while the rest is on its way.
+    if (opener_) {
+      if (Status s = AbsorbArrived(*h, have); !s.ok()) {
+        return s.WithContext(std::string(FrameKindName(h->kind)) + " frame");
+      }
+    }
     return false;
   }
   need_ = 0;
   std::span<const uint8_t> payload = bytes.subspan(kTransportHeaderBytes, h->payload_length);
   if (opener_) {
-    const std::span<uint8_t> sealed(buffer_.data() + begin_ + kTransportHeaderBytes,
-                                    h->payload_length);
-    if (Status s = opener_->Open(bytes.first(kTransportHeaderBytes), sealed); !s.ok()) {
-      return s.WithContext(std::string(FrameKindName(h->kind)) + " frame");
+    if (h->payload_length < kFrameTagBytes) {
+      return Status::Error(std::string(FrameKindName(h->kind)) + " frame of " +
+                           std::to_string(h->payload_length) + " bytes has no room for its tag");
     }
+    Status s = AbsorbArrived(*h, have);
+    if (s.ok()) {
+      const uint8_t* tag = payload.data() + payload.size() - kFrameTagBytes;
+      s = opener_->Finish(std::span<const uint8_t, kFrameTagBytes>(tag, kFrameTagBytes));
+    }
+    absorbed_ = 0;
+    if (!s.ok()) return s.WithContext(std::string(FrameKindName(h->kind)) + " frame");
     payload = payload.first(payload.size() - kFrameTagBytes);
   }
   if (h->kind == FrameKind::kData) {
@@ -59,6 +72,21 @@ Result<bool> FrameReader::Next(Frame* out) {
   out->kind = h->kind;
   out->payload = payload;
   return true;
+}
+
+Status FrameReader::AbsorbArrived(const TransportHeader& h, size_t have) {
+  if (h.payload_length < kFrameTagBytes) return Status::Ok();  // refused once complete
+  if (!opener_->opening()) {
+    const std::span<const uint8_t> header(buffer_.data() + begin_, kTransportHeaderBytes);
+    if (Status s = opener_->Begin(header); !s.ok()) return s;
+  }
+  const size_t body = h.payload_length - kFrameTagBytes;
+  const size_t arrived = std::min(have - kTransportHeaderBytes, body);
+  if (arrived <= absorbed_) return Status::Ok();
+  uint8_t* from = buffer_.data() + begin_ + kTransportHeaderBytes + absorbed_;
+  if (Status s = opener_->Absorb(std::span<uint8_t>(from, arrived - absorbed_)); !s.ok()) return s;
+  absorbed_ = arrived;
+  return Status::Ok();
 }
 
 Status FrameReader::CheckCleanEof() const {

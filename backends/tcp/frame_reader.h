@@ -6,7 +6,8 @@
 // allocation), and a kData payload must be exactly one valid core frame
 // (core/codec DecodeHeader, body length consistent). Once Protect()ed, every
 // frame is authenticated (and decrypted) before it is returned, and one that
-// fails is an error. Errors are one-line
+// fails is an error; a long frame is authenticated piece by piece as its bytes
+// arrive, and returned only once its tag checks. Errors are one-line
 // reasons suitable for "dropped connection from PEER: REASON".
 // Owned by one connection; used by its current reader only (the I/O thread
 // or a parked worker, see peer_connection.h).
@@ -68,6 +69,10 @@ class FrameReader {
   size_t begin_ = 0;  // first unconsumed byte
   size_t end_ = 0;    // one past the last committed byte
   size_t need_ = 0;   // bytes the frame at begin_ needs in total, 0 if unknown
+  // Protected frames are authenticated as their bytes arrive: payload bytes
+  // of the frame at begin_ the opener has absorbed so far.
+  size_t absorbed_ = 0;
+  Status AbsorbArrived(const TransportHeader& h, size_t have);
 };
 
 }  // namespace augur::tcp

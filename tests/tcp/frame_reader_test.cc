@@ -70,6 +70,71 @@ TEST_CASE("frames survive any chunking", "[tcp][frame]") {
   }
 }
 
+// Seals `core` (a data frame's payload) into a protected transport frame.
+std::vector<uint8_t> SealedFrame(FrameSealer& sealer, const std::vector<uint8_t>& core) {
+  const auto h =
+      EncodeTransportHeader(FrameKind::kData, static_cast<uint32_t>(core.size() + kFrameTagBytes));
+  std::vector<uint8_t> out(h.begin(), h.end());
+  out.insert(out.end(), core.begin(), core.end());
+  out.resize(out.size() + kFrameTagBytes);
+  const std::span<uint8_t> payload(out.data() + kTransportHeaderBytes, core.size());
+  REQUIRE(
+      sealer
+          .Seal(std::span<const uint8_t>(out.data(), kTransportHeaderBytes), payload,
+                std::span<uint8_t, kFrameTagBytes>(payload.data() + core.size(), kFrameTagBytes))
+          .ok());
+  return out;
+}
+
+TEST_CASE("protected frames are authenticated piece by piece as they arrive", "[tcp][frame]") {
+  const WireSecurity mode = GENERATE(WireSecurity::kAuth, WireSecurity::kEncrypt);
+  INFO("mode " << WireSecurityName(mode));
+  FrameKey key{};
+  key[0] = 9;
+  auto sealer = FrameSealer::Create(mode, key);
+  REQUIRE(sealer.ok());
+  std::vector<std::vector<uint8_t>> cores;
+  std::vector<uint8_t> stream;
+  for (uint32_t k : {1u, 3000u, 0u, 20000u}) {  // up to 160 KB: read in many pieces
+    const std::vector<uint8_t> plain = DataFrame(k);
+    cores.emplace_back(plain.begin() + kTransportHeaderBytes, plain.end());
+    const std::vector<uint8_t> f = SealedFrame(**sealer, cores.back());
+    stream.insert(stream.end(), f.begin(), f.end());
+  }
+  const bool tamper = GENERATE(false, true);
+  // A byte in the middle of the largest frame: caught only at its tag.
+  const size_t tampered = stream.size() - kFrameTagBytes - 70000;
+  if (tamper) stream[tampered] ^= 0x10;
+  std::mt19937_64 rng(11);
+  FrameReader r(1 << 20);
+  auto opener = FrameOpener::Create(mode, key);
+  REQUIRE(opener.ok());
+  r.Protect(std::move(*opener));
+  size_t at = 0, got = 0;
+  bool refused = false;
+  while (at < stream.size() && !refused) {
+    const size_t n = std::min<size_t>(stream.size() - at, 1 + rng() % 9000);
+    Feed(r, std::span<const uint8_t>(stream.data() + at, n));
+    at += n;
+    Frame f;
+    for (;;) {
+      Result<bool> next = r.Next(&f);
+      if (!next.ok()) {
+        CHECK(next.status().message().find("failed authentication") != std::string::npos);
+        refused = true;
+        break;
+      }
+      if (!*next) break;
+      REQUIRE(got < cores.size());
+      CHECK(std::vector<uint8_t>(f.payload.begin(), f.payload.end()) == cores[got]);
+      ++got;
+    }
+  }
+  CHECK(refused == tamper);
+  CHECK(got == (tamper ? cores.size() - 1 : cores.size()));
+  if (tamper) CHECK(at > tampered);  // refused only once the frame was complete
+}
+
 TEST_CASE("garbage is refused", "[tcp][frame]") {
   FrameReader r(1 << 20);
   const std::string junk = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
