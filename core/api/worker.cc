@@ -37,6 +37,13 @@ void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
 
 bool Worker::IsHeldLocally(Key key) const { return solo_ || store_.Contains(key); }
 
+void Worker::AddCountsTo(MetricsSnapshot* s) const {
+  (*s)[WorkerCounter::kLocalAccesses] += local_accesses();
+  (*s)[WorkerCounter::kRemoteAccesses] += remote_accesses();
+  (*s)[WorkerSeconds::kWaitSeconds] += wait_seconds();
+  (*s)[WorkerSeconds::kBarrierSeconds] += barrier_seconds();
+}
+
 void Worker::CountDirect(uint64_t accesses) { AddOwn(local_accesses_, accesses); }
 
 bool Worker::DirectAccess() const { return solo_; }

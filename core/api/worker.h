@@ -135,6 +135,9 @@ class Worker {
   // This node's counters so far (all workers and the protocol side).
   MetricsSnapshot NodeMetrics() const;
 
+  // Adds this worker's counters and seconds (below) to *s. Safe from any thread.
+  void AddCountsTo(MetricsSnapshot* s) const;
+
   // Safe to read from any thread, like the times below.
   uint64_t local_accesses() const { return local_accesses_.load(std::memory_order_relaxed); }
   uint64_t remote_accesses() const { return remote_accesses_.load(std::memory_order_relaxed); }

@@ -3,15 +3,19 @@
 namespace augur {
 
 MetricsSnapshot& MetricsSnapshot::operator+=(const MetricsSnapshot& o) {
-#define AUGUR_ADD_FIELD(name, doc) name += o.name;
-  AUGUR_NODE_COUNTERS(AUGUR_ADD_FIELD)
-  AUGUR_WORKER_COUNTERS(AUGUR_ADD_FIELD)
-  AUGUR_WORKER_SECONDS(AUGUR_ADD_FIELD)
-#undef AUGUR_ADD_FIELD
+  for (size_t i = 0; i < node.size(); ++i) node[i] += o.node[i];
+  for (size_t i = 0; i < worker.size(); ++i) worker[i] += o.worker[i];
+  for (size_t i = 0; i < seconds.size(); ++i) seconds[i] += o.seconds[i];
   lead_count += o.lead_count;
   lead_clocks_sum += o.lead_clocks_sum;
   if (o.lead_clocks_p99 > lead_clocks_p99) lead_clocks_p99 = o.lead_clocks_p99;
   return *this;
+}
+
+double MetricsSnapshot::LocalAccessRatio() const {
+  const uint64_t local = (*this)[WorkerCounter::kLocalAccesses];
+  const uint64_t total = local + (*this)[WorkerCounter::kRemoteAccesses];
+  return total == 0 ? 1.0 : static_cast<double>(local) / static_cast<double>(total);
 }
 
 }  // namespace augur

@@ -22,8 +22,8 @@ IntentTracker::IntentTracker(EngineContext& cx, Relocation& relocation, Quiesce&
       lead_histogram_(kLeadBuckets, 0) {}
 
 void IntentTracker::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
-  cx_.counters.intents.fetch_add(1, std::memory_order_relaxed);
-  cx_.counters.intent_keys.fetch_add(keys.size(), std::memory_order_relaxed);
+  cx_.counters.Add(NodeCounter::kIntents);
+  cx_.counters.Add(NodeCounter::kIntentKeys, keys.size());
   if (cx_.solo()) return;
   Effects fx;
   {

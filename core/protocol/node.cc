@@ -37,16 +37,8 @@ Node::Node(NodeOptions options, Runtime& runtime)
 
 MetricsSnapshot Node::Metrics() {
   MetricsSnapshot s;
-  auto get = [](const std::atomic<uint64_t>& a) { return a.load(std::memory_order_relaxed); };
-#define AUGUR_COPY_COUNTER(name, doc) s.name = get(counters_.name);
-  AUGUR_NODE_COUNTERS(AUGUR_COPY_COUNTER)
-#undef AUGUR_COPY_COUNTER
-  for (const auto& w : workers_) {
-#define AUGUR_ADD_WORKER(name, doc) s.name += w->name();
-    AUGUR_WORKER_COUNTERS(AUGUR_ADD_WORKER)
-    AUGUR_WORKER_SECONDS(AUGUR_ADD_WORKER)
-#undef AUGUR_ADD_WORKER
-  }
+  for (NodeCounter c : AllCounters<NodeCounter>()) s[c] = counters_.Get(c);
+  for (const auto& w : workers_) w->AddCountsTo(&s);
   LockGuard<Mutex> g(cx_.mu());
   intents_.AddLeadStats(&s);
   return s;
@@ -99,8 +91,8 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
                          ", origin " + std::to_string(m.origin) +
                          ") do not match connection to node " + std::to_string(from));
   }
-  counters_.messages_received.fetch_add(1, std::memory_order_relaxed);
-  counters_.bytes_received.fetch_add(frame.size(), std::memory_order_relaxed);
+  counters_.Add(NodeCounter::kMessagesReceived);
+  counters_.Add(NodeCounter::kBytesReceived, frame.size());
   switch (m.type) {
     case MessageType::kPullRequest:
     case MessageType::kPushRequest:

@@ -26,7 +26,7 @@ void Relocation::RequestLocalize(Key key, Effects* fx) {
   if (home && (owner == nullptr || owner->node == cx_.self)) return;  // ours
   incoming_[key];                    // operations on it queue here until it arrives
   fx->arm_timer = !cx_.timer_armed;  // replicas it may bring need sync rounds
-  cx_.counters.localize_requests.fetch_add(1, std::memory_order_relaxed);
+  cx_.counters.Add(NodeCounter::kLocalizeRequests);
   const NodeId dest = home ? owner->node : routing_.RemoteDestination(key);
   fx->out.To(dest, MessageType::kLocalizeRequest, cx_.self, cx_.self, 0, home ? kViaHome : 0)
       .keys.push_back(key);
@@ -70,7 +70,7 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
   m.slots.push_back(epoch);
   m.values.insert(m.values.end(), row.begin(), row.end());
   routing_.NoteLocation(key, to);
-  cx_.counters.relocations.fetch_add(1, std::memory_order_relaxed);
+  cx_.counters.Add(NodeCounter::kRelocations);
 }
 
 Status Relocation::HandleOwnerUpdate(const Message& m) {

@@ -64,7 +64,7 @@ bool Replication::DeferFlush(const ParamStore::Entry& e, float threshold) const 
 
 void Replication::BoundDelta(float* delta, uint32_t len) {
   if (delta_bound_.enabled() && delta_bound_.Bound(delta, len))
-    cx_.counters.replica_clips.fetch_add(1, std::memory_order_relaxed);
+    cx_.counters.Add(NodeCounter::kReplicaClips);
 }
 
 size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
@@ -82,7 +82,7 @@ size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
       cx_.store.With(k, false, [&](ParamStore::Entry& e) { defer = DeferFlush(e, threshold); });
       if (defer) {
         ++r.deferred;
-        cx_.counters.replica_deferrals.fetch_add(1, std::memory_order_relaxed);
+        cx_.counters.Add(NodeCounter::kReplicaDeferrals);
         ++it;
         continue;
       }
@@ -116,13 +116,13 @@ size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
     if (!delta) m.values.resize(at);  // a poll: the key alone
     m.slots.push_back(sync_seq_ | (drop ? kDropBit : 0) | (delta ? 0 : kNoDeltaBit));
     if (delta) {
-      cx_.counters.replica_syncs.fetch_add(1, std::memory_order_relaxed);
+      cx_.counters.Add(NodeCounter::kReplicaSyncs);
     } else {
-      cx_.counters.replica_polls.fetch_add(1, std::memory_order_relaxed);
+      cx_.counters.Add(NodeCounter::kReplicaPolls);
     }
     ++n;
     if (drop) {
-      cx_.counters.replicas_dropped.fetch_add(1, std::memory_order_relaxed);
+      cx_.counters.Add(NodeCounter::kReplicasDropped);
       it = replicas_.erase(it);
     } else {
       ++it;
@@ -151,7 +151,7 @@ void Replication::TimerRound(Effects* fx) {
   // in the send queues; rounds then run as fast as the round trip allows.
   if (replicas_.empty() || cx_.ops.Pending(timer_round_op_)) return;
   const size_t held = replicas_.size();
-  cx_.counters.sync_rounds.fetch_add(1, std::memory_order_relaxed);
+  cx_.counters.Add(NodeCounter::kSyncRounds);
   timer_round_op_ =
       cx_.ops.Begin(OperationTable::kNoWorker, MessageType::kSyncRequest, held, nullptr, 0);
   const size_t sent = SyncRound(timer_round_op_, /*timer=*/true, fx);
@@ -237,7 +237,7 @@ void Replication::ApplySync(Key key, KeyRequest& item, Effects* fx) {
   }
   h->sent = digest;
   m.keys.push_back(key);
-  cx_.counters.replica_refreshes.fetch_add(1, std::memory_order_relaxed);
+  cx_.counters.Add(NodeCounter::kReplicaRefreshes);
 }
 
 Status Replication::HandleSyncResponse(const Message& m) {
@@ -318,7 +318,7 @@ Status Replication::HandleReplicaGrant(const Message& m) {
       if (replicas_.count(k) == 0) {
         cx_.store.Install(k, CopyKind::kReplica, row);
         replicas_[k] = HeldReplica{.owner = m.src, .is_static = cx_.policy.IsStaticReplica(k)};
-        cx_.counters.replicas_created.fetch_add(1, std::memory_order_relaxed);
+        cx_.counters.Add(NodeCounter::kReplicasCreated);
       }
       row += cx_.store.RowLength(k);
       routing_.NoteLocation(k, m.src);

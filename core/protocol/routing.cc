@@ -57,9 +57,9 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
       if (cx_.policy.LocalizesOnIntent()) {
         const IntentTable::Counts intent = intents_.Active(k);
         if (intent.ahead > 0) {
-          cx_.counters.late_accesses.fetch_add(1, std::memory_order_relaxed);
+          cx_.counters.Add(NodeCounter::kLateAccesses);
         } else if (intent.count > 0) {
-          cx_.counters.unannounced_accesses.fetch_add(1, std::memory_order_relaxed);
+          cx_.counters.Add(NodeCounter::kUnannouncedAccesses);
         }
       }
       if (type == MessageType::kSetRequest) {
@@ -243,7 +243,7 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
 void Routing::Forward(NodeId dest, Key key, const KeyRequest& item, bool via_home, Effects* fx) {
   AUGUR_CHECK(dest != cx_.self, "forwarding key %llu to myself",
               static_cast<unsigned long long>(key));
-  if (item.origin != cx_.self) cx_.counters.forwards.fetch_add(1, std::memory_order_relaxed);
+  if (item.origin != cx_.self) cx_.counters.Add(NodeCounter::kForwards);
   Message& m =
       fx->out.To(dest, item.type, cx_.self, item.origin, item.op_id, via_home ? kViaHome : 0);
   m.keys.push_back(key);

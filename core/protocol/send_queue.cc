@@ -25,8 +25,8 @@ void SendQueue::SendMessage(NodeId to, const Message& m) {
 
 void SendQueue::SendFrame(NodeId to, const Message& m) {
   std::vector<uint8_t> frame = Encode(m);
-  counters_.messages_sent.fetch_add(1, std::memory_order_relaxed);
-  counters_.bytes_sent.fetch_add(frame.size(), std::memory_order_relaxed);
+  counters_.Add(NodeCounter::kMessagesSent);
+  counters_.Add(NodeCounter::kBytesSent, frame.size());
   runtime_.Send(to, std::move(frame));
 }
 

@@ -15,6 +15,7 @@
 
 #include "backends/tcp/raw_ping_pong.h"
 #include "core/codec/codec.h"
+#include "core/metrics/counter_list.h"
 #include "core/protocol/home.h"
 #include "core/protocol/node.h"
 #include "experiments/calibration/keep_cores_awake.h"
@@ -193,8 +194,9 @@ Result<ChildRun> LaunchTwoNodes(const RunConfig& config, const CalibrationOption
   std::ifstream in(dir + "/result.json");
   try {
     const nlohmann::json r = nlohmann::json::parse(in);
-    return ChildRun{cpu, r.at("samples").get<double>(), r.at("messages_sent").get<double>(),
-                    r.at("bytes_sent").get<double>()};
+    return ChildRun{cpu, r.at("samples").get<double>(),
+                    r.at(CounterName(NodeCounter::kMessagesSent)).get<double>(),
+                    r.at(CounterName(NodeCounter::kBytesSent)).get<double>()};
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(dir + "/result.json is not a readable result: " + e.what());
   }

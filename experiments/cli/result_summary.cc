@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/metrics/counter_list.h"
+
 namespace augur {
 
 void PrintResultSummary(const nlohmann::json& r, std::FILE* out) {
@@ -22,10 +24,12 @@ void PrintResultSummary(const nlohmann::json& r, std::FILE* out) {
       out, "  total %.6f s (%s time), wall %.3f s\n", r.value("total_seconds", 0.0),
       (r.value("backend", "") == "tcp" || r.value("backend", "") == "single") ? "wall" : "model",
       r.value("wall_seconds", 0.0));
-  std::fprintf(out, "  %.0f samples/s, %llu messages, %.2f MB sent, local accesses %.1f%%\n",
-               r.value("samples_per_second", 0.0),
-               static_cast<unsigned long long>(r.value("messages_sent", 0ull)),
-               r.value("bytes_sent", 0ull) / 1e6, 100.0 * r.value("local_access_ratio", 0.0));
+  std::fprintf(
+      out, "  %.0f samples/s, %llu messages, %.2f MB sent, local accesses %.1f%%\n",
+      r.value("samples_per_second", 0.0),
+      static_cast<unsigned long long>(r.value(CounterName(NodeCounter::kMessagesSent), 0ull)),
+      r.value(CounterName(NodeCounter::kBytesSent), 0ull) / 1e6,
+      100.0 * r.value("local_access_ratio", 0.0));
   if (r.contains("verified"))
     std::fprintf(out, "  verified: %s%s\n", r["verified"].get<bool>() ? "yes" : "NO",
                  r.contains("verify_detail")

@@ -8,6 +8,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/metrics/counter_list.h"
 #include "core/sampling/sampling.h"
 
 namespace augur {
@@ -229,8 +230,9 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
   Table(
       out, "Relocations / replica syncs", "", c, records,
       [](const CompareRecord& r) {
-        return std::to_string(r.result.value("relocations", uint64_t{0})) + " / " +
-               std::to_string(r.result.value("replica_syncs", uint64_t{0}));
+        return std::to_string(r.result.value(CounterName(NodeCounter::kRelocations), uint64_t{0})) +
+               " / " +
+               std::to_string(r.result.value(CounterName(NodeCounter::kReplicaSyncs), uint64_t{0}));
       },
       false);
   bool predicted = false;

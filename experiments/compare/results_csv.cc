@@ -6,6 +6,8 @@
 #include <fstream>
 #include <set>
 
+#include "core/metrics/counter_list.h"
+
 namespace augur {
 
 namespace {
@@ -29,16 +31,16 @@ const char* kLeading[] = {"run",
                           "bytes_sent_per_node_mean",
                           "bytes_sent_per_node_max",
                           "local_access_ratio",
-                          "relocations",
-                          "replica_syncs",
-                          "replicas_created",
+                          CounterName(NodeCounter::kRelocations),
+                          CounterName(NodeCounter::kReplicaSyncs),
+                          CounterName(NodeCounter::kReplicasCreated),
                           "epoch_seconds",
                           "train_loss_per_epoch",
                           "total_seconds",
                           "wall_seconds",
                           "samples",
-                          "bytes_sent",
-                          "messages_sent",
+                          CounterName(NodeCounter::kBytesSent),
+                          CounterName(NodeCounter::kMessagesSent),
                           "seed",
                           "git_commit",
                           "machine"};

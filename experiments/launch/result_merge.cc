@@ -20,15 +20,16 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   m["backend"] = "tcp";
   m["nodes"] = ranks.size();
   if (m.contains("config") && m["config"].contains("tcp")) m["config"]["tcp"].erase("rank");
-    // Every counter is the rank's own node's: the cluster's is their sum.
-    // The counters of core/metrics/counter_list.h, as RunResult::ToJson writes them.
-#define AUGUR_COUNTER_NAME(name, doc) #name,
-  const char* kSummed[] = {
-      "samples", AUGUR_NODE_COUNTERS(AUGUR_COUNTER_NAME) AUGUR_WORKER_COUNTERS(AUGUR_COUNTER_NAME)};
-  const char* kSummedSeconds[] = {AUGUR_WORKER_SECONDS(AUGUR_COUNTER_NAME)};
-#undef AUGUR_COUNTER_NAME
-  for (const char* k : kSummed) m[k] = uint64_t{0};
-  for (const char* k : kSummedSeconds) m[k] = 0.0;
+  // Every counter is the rank's own node's: the cluster's is their sum.
+  // The counters of core/metrics/counter_list.h, as RunResult::ToJson writes them.
+  std::vector<const char*> summed = {"samples"};
+  for (NodeCounter c : AllCounters<NodeCounter>()) summed.push_back(CounterName(c));
+  for (WorkerCounter c : AllCounters<WorkerCounter>()) summed.push_back(CounterName(c));
+  std::vector<const char*> summed_seconds;
+  for (WorkerSeconds c : AllCounters<WorkerSeconds>()) summed_seconds.push_back(CounterName(c));
+  for (const char* k : summed) m[k] = uint64_t{0};
+  for (const char* k : summed_seconds) m[k] = 0.0;
+  auto count = [](const nlohmann::json& j, auto c) { return j.value(CounterName(c), uint64_t{0}); };
   // Intent lead: the ranks' means averaged, the largest p99 (no counts per rank).
   double lead_mean = 0, lead_p99 = 0;
   nlohmann::json bytes_per_node = nlohmann::json::array();
@@ -42,18 +43,19 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
       return Status::Error("result " + std::to_string(r) + " is not rank " + std::to_string(r) +
                            "'s");
     }
-    for (const char* k : kSummed) m[k] = m[k].get<uint64_t>() + j.value(k, uint64_t{0});
-    for (const char* k : kSummedSeconds) m[k] = m[k].get<double>() + j.value(k, 0.0);
+    for (const char* k : summed) m[k] = m[k].get<uint64_t>() + j.value(k, uint64_t{0});
+    for (const char* k : summed_seconds) m[k] = m[k].get<double>() + j.value(k, 0.0);
     lead_mean += j.value("intent_lead_clocks_mean", 0.0) / static_cast<double>(ranks.size());
     lead_p99 = std::max(lead_p99, j.value("intent_lead_clocks_p99", 0.0));
     for (const auto& b : j.value("bytes_sent_per_node", nlohmann::json::array()))
       bytes_per_node.push_back(b);
-    nlohmann::json n = {{"rank", r},
-                        {"bytes_sent", j.value("bytes_sent", uint64_t{0})},
-                        {"messages_sent", j.value("messages_sent", uint64_t{0})},
-                        {"local_accesses", j.value("local_accesses", uint64_t{0})},
-                        {"remote_accesses", j.value("remote_accesses", uint64_t{0})},
-                        {"wall_seconds", j.value("wall_seconds", 0.0)}};
+    nlohmann::json n = {
+        {"rank", r},
+        {CounterName(NodeCounter::kBytesSent), count(j, NodeCounter::kBytesSent)},
+        {CounterName(NodeCounter::kMessagesSent), count(j, NodeCounter::kMessagesSent)},
+        {CounterName(WorkerCounter::kLocalAccesses), count(j, WorkerCounter::kLocalAccesses)},
+        {CounterName(WorkerCounter::kRemoteAccesses), count(j, WorkerCounter::kRemoteAccesses)},
+        {"wall_seconds", j.value("wall_seconds", 0.0)}};
     if (j.contains("verified")) {
       n["verified"] = j["verified"];
       verified = verified.value_or(true) && j["verified"].get<bool>();
@@ -68,15 +70,14 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
     per_node.push_back(n);
     wall = std::max(wall, j.value("wall_seconds", 0.0));
   }
-  const double local = m["local_accesses"].get<uint64_t>();
-  const double remote = m["remote_accesses"].get<uint64_t>();
-  const double accesses = local + remote;
+  const double local = count(m, WorkerCounter::kLocalAccesses);
+  const double accesses = local + count(m, WorkerCounter::kRemoteAccesses);
+  auto share = [&](NodeCounter c) {
+    return accesses == 0 ? 0.0 : static_cast<double>(count(m, c)) / accesses;
+  };
   m["local_access_ratio"] = accesses == 0 ? 1.0 : local / accesses;
-  m["late_access_ratio"] =
-      accesses == 0 ? 0.0 : static_cast<double>(m["late_accesses"].get<uint64_t>()) / accesses;
-  m["unannounced_access_ratio"] =
-      accesses == 0 ? 0.0
-                    : static_cast<double>(m["unannounced_accesses"].get<uint64_t>()) / accesses;
+  m["late_access_ratio"] = share(NodeCounter::kLateAccesses);
+  m["unannounced_access_ratio"] = share(NodeCounter::kUnannouncedAccesses);
   m["intent_lead_clocks_mean"] = lead_mean;
   m["intent_lead_clocks_p99"] = lead_p99;
   const double total = m.value("total_seconds", 0.0);

@@ -34,23 +34,23 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["samples"] = samples;
   j["samples_per_second"] = total_seconds > 0 ? samples / total_seconds : 0.0;
   // Every counter of core/metrics/counter_list.h (result_merge.cc sums them over ranks).
-#define AUGUR_JSON_COUNTER(name, doc) j[#name] = totals.name;
-  AUGUR_NODE_COUNTERS(AUGUR_JSON_COUNTER)
-  AUGUR_WORKER_COUNTERS(AUGUR_JSON_COUNTER)
-  AUGUR_WORKER_SECONDS(AUGUR_JSON_COUNTER)
-#undef AUGUR_JSON_COUNTER
+  for (NodeCounter c : AllCounters<NodeCounter>()) j[CounterName(c)] = totals[c];
+  for (WorkerCounter c : AllCounters<WorkerCounter>()) j[CounterName(c)] = totals[c];
+  for (WorkerSeconds c : AllCounters<WorkerSeconds>()) j[CounterName(c)] = totals[c];
   j["local_access_ratio"] = totals.LocalAccessRatio();
-  const uint64_t accesses = totals.local_accesses + totals.remote_accesses;
-  j["late_access_ratio"] =
-      accesses == 0 ? 0.0 : static_cast<double>(totals.late_accesses) / accesses;
-  j["unannounced_access_ratio"] =
-      accesses == 0 ? 0.0 : static_cast<double>(totals.unannounced_accesses) / accesses;
+  const uint64_t accesses =
+      totals[WorkerCounter::kLocalAccesses] + totals[WorkerCounter::kRemoteAccesses];
+  auto share = [&](NodeCounter c) {
+    return accesses == 0 ? 0.0 : static_cast<double>(totals[c]) / accesses;
+  };
+  j["late_access_ratio"] = share(NodeCounter::kLateAccesses);
+  j["unannounced_access_ratio"] = share(NodeCounter::kUnannouncedAccesses);
   j["intent_lead_clocks_mean"] =
       totals.lead_count == 0 ? 0.0
                              : totals.lead_clocks_sum / static_cast<double>(totals.lead_count);
   j["intent_lead_clocks_p99"] = totals.lead_clocks_p99;
   nlohmann::json bytes_per_node = nlohmann::json::array();
-  for (const MetricsSnapshot& n : per_node) bytes_per_node.push_back(n.bytes_sent);
+  for (const MetricsSnapshot& n : per_node) bytes_per_node.push_back(n[NodeCounter::kBytesSent]);
   j["bytes_sent_per_node"] = bytes_per_node;
   if (verified.has_value()) {
     j["verified"] = *verified;

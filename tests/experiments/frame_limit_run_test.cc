@@ -46,7 +46,8 @@ TEST_CASE("a zipf run with 1 KiB frames verifies under every policy", "[protocol
   CHECK(*r.verified);
   if (policy == "replicate-all") {  // each round flushes more keys than a frame holds
     const MetricsSnapshot m = cluster.node(1).Metrics();
-    CHECK((m.replica_syncs + m.replica_polls) * 12 > 1024 * m.sync_rounds);
+    CHECK((m[NodeCounter::kReplicaSyncs] + m[NodeCounter::kReplicaPolls]) * 12 >
+          1024 * m[NodeCounter::kSyncRounds]);
   }
 }
 

@@ -106,7 +106,7 @@ TEST_CASE("kge: loopback PS reaches the single-node quality", "[workloads]") {
   const auto& losses = ps.extra.at("train_loss_per_epoch");
   CHECK(losses.back().get<double>() < losses.front().get<double>());
   CHECK(ps.samples == 40 * testing::TinyKg().train.size());
-  CHECK(ps.totals.intents > 0);
+  CHECK(ps.totals[NodeCounter::kIntents] > 0);
 }
 
 TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads]") {
@@ -157,7 +157,7 @@ TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[work
     CHECK(std::abs(rs - rb) < 0.1 * rs);
     // The column blocks travel from worker to worker, and accesses stay local.
     INFO("local " << blocked.totals.LocalAccessRatio());
-    CHECK(blocked.totals.relocations > 0);
+    CHECK(blocked.totals[NodeCounter::kRelocations] > 0);
     CHECK(blocked.totals.LocalAccessRatio() > 0.9);
   }
 }

@@ -108,8 +108,8 @@ TEST_CASE("one node: pushes and direct updates from 4 threads are each applied o
   for (int n : wrong) CHECK(n == 0);
   // Shared keys: 16 pushes of 1 per round per worker.
   MetricsSnapshot m = c.nodes[0]->Metrics();
-  CHECK(m.remote_accesses == 0);
-  CHECK(m.messages_sent == 0);
+  CHECK(m[WorkerCounter::kRemoteAccesses] == 0);
+  CHECK(m[NodeCounter::kMessagesSent] == 0);
   double total = 0;
   c.nodes[0]->store().ForEach([&](Key k, ParamStore::Entry& e) {
     if (k < kShared) total += e.value[0];

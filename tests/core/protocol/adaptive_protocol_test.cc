@@ -90,7 +90,8 @@ void RunStorm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string
   REQUIRE(checked == expected.size());
   if (policy == "relocate" || policy == "adaptive") {
     uint64_t relocations = 0;
-    for (NodeId n = 0; n < nodes; ++n) relocations += cluster.node(n).Metrics().relocations;
+    for (NodeId n = 0; n < nodes; ++n)
+      relocations += cluster.node(n).Metrics()[NodeCounter::kRelocations];
     CHECK(relocations > 0);  // the storm really moved keys
   }
 }
@@ -188,8 +189,8 @@ TEST_CASE("a replica lags its main copy by at most a sync period plus a round tr
     CHECK(value >= must_see);
   }
   // Node 2 only reads: its replica never has a delta, so it only polls.
-  CHECK(cluster.node(2).Metrics().replica_syncs == 0);
-  CHECK(cluster.node(2).Metrics().replica_polls > 0);
+  CHECK(cluster.node(2).Metrics()[NodeCounter::kReplicaSyncs] == 0);
+  CHECK(cluster.node(2).Metrics()[NodeCounter::kReplicaPolls] > 0);
 }
 
 TEST_CASE("an idle replica is polled without a delta and refreshed only when its main copy changed",
@@ -202,7 +203,8 @@ TEST_CASE("an idle replica is polled without a delta and refreshed only when its
   MetricsSnapshot idle_start, idle_end;  // node 0 (the owner), and the holders' polls
   uint64_t polls_start = 0, polls_end = 0;
   auto polls = [&] {
-    return cluster.node(1).Metrics().replica_polls + cluster.node(2).Metrics().replica_polls;
+    return cluster.node(1).Metrics()[NodeCounter::kReplicaPolls] +
+           cluster.node(2).Metrics()[NodeCounter::kReplicaPolls];
   };
   REQUIRE(cluster
               .Run([&](Worker& w) {
@@ -236,9 +238,10 @@ TEST_CASE("an idle replica is polled without a delta and refreshed only when its
               .ok());
   for (NodeId n = 0; n < 3; ++n) CHECK(after[n] - before[n] == static_cast<float>(kPushes));
   CHECK(polls_end - polls_start >= 20);  // the holders kept polling ...
-  CHECK(idle_end.replica_refreshes == idle_start.replica_refreshes);  // ... and got no row
-  CHECK(idle_end.replica_syncs == idle_start.replica_syncs);
-  CHECK(cluster.node(1).Metrics().replica_syncs > 0);
+  // ... and got no row
+  CHECK(idle_end[NodeCounter::kReplicaRefreshes] == idle_start[NodeCounter::kReplicaRefreshes]);
+  CHECK(idle_end[NodeCounter::kReplicaSyncs] == idle_start[NodeCounter::kReplicaSyncs]);
+  CHECK(cluster.node(1).Metrics()[NodeCounter::kReplicaSyncs] > 0);
 }
 
 // A holder's own pushes since its last flush must survive the refresh that
@@ -273,7 +276,7 @@ TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
                 })
                 .ok());
     REQUIRE(seen.size() == kPushes);
-    uint64_t refreshes = cluster.node(0).Metrics().replica_refreshes;
+    uint64_t refreshes = cluster.node(0).Metrics()[NodeCounter::kReplicaRefreshes];
     CHECK(refreshes > 10);  // the pushes really raced refreshes
     for (int i = 0; i < kPushes; ++i) {
       INFO(OptimizerKindName(kind) << " read " << i << " saw " << seen[i]);
@@ -352,7 +355,7 @@ TEST_CASE("a new holder's first delta applies wherever its flush sequence starts
                 })
                 .ok());
     INFO("flush sequence starting at " << first);
-    CHECK(cluster.node(1).Metrics().replica_syncs > 0);
+    CHECK(cluster.node(1).Metrics()[NodeCounter::kReplicaSyncs] > 0);
     for (NodeId n = 0; n < 3; ++n) CHECK(final[n] == 2.0f * kPushes);
   }
 }
@@ -404,7 +407,7 @@ TEST_CASE("the significance filter holds back small replica changes, never a lar
   CHECK(seen_small[0] == 1000.0f);  // held back at node 1
   CHECK(seen_large[0] == 1520.0f);  // flushed with the large one, small ones included
   for (float f : final) CHECK(f == 1520.0f);
-  CHECK(cluster.node(1).Metrics().replica_deferrals > 0);
+  CHECK(cluster.node(1).Metrics()[NodeCounter::kReplicaDeferrals] > 0);
 }
 
 TEST_CASE("the significance filter defers a replica at most sync_max_deferred rounds in a row",
@@ -429,9 +432,10 @@ TEST_CASE("the significance filter defers a replica at most sync_max_deferred ro
                 w.Barrier();
               })
               .ok());
-  const uint64_t deferred = end.replica_deferrals - start.replica_deferrals;
-  const uint64_t flushed =
-      (end.replica_syncs - start.replica_syncs) + (end.replica_polls - start.replica_polls);
+  const uint64_t deferred =
+      end[NodeCounter::kReplicaDeferrals] - start[NodeCounter::kReplicaDeferrals];
+  const uint64_t flushed = (end[NodeCounter::kReplicaSyncs] - start[NodeCounter::kReplicaSyncs]) +
+                           (end[NodeCounter::kReplicaPolls] - start[NodeCounter::kReplicaPolls]);
   INFO("deferred " << deferred << " flushed " << flushed);
   CHECK(deferred >= 20);                            // the filter was at work ...
   CHECK(flushed >= 5);                              // ... but not alone:
@@ -482,7 +486,7 @@ TEST_CASE("a round budget flushes the most-changed replicas first and loses no p
               })
               .ok());
   CHECK(busy_seen == 100.0f * kRounds);  // never held back
-  CHECK(cluster.node(1).Metrics().replica_deferrals > 0);
+  CHECK(cluster.node(1).Metrics()[NodeCounter::kReplicaDeferrals] > 0);
   CHECK(final[0] == 100.0f * kRounds);
   for (size_t k = 1; k < keys.size(); ++k) {
     INFO("key " << k);
@@ -518,7 +522,8 @@ TEST_CASE("Set on a replicated key reaches the main copy and every replica", "[p
               })
               .ok());
   uint64_t replicas = 0;
-  for (NodeId n = 0; n < 3; ++n) replicas += cluster.node(n).Metrics().replicas_created;
+  for (NodeId n = 0; n < 3; ++n)
+    replicas += cluster.node(n).Metrics()[NodeCounter::kReplicasCreated];
   CHECK(replicas == 2);
 }
 

@@ -166,7 +166,7 @@ TEST_CASE("the loopback runtime is deterministic per seed", "[protocol][testing]
                   w.Barrier();
                 })
                 .ok());
-    return std::make_pair(finish, cluster.node(0).Metrics().bytes_received);
+    return std::make_pair(finish, cluster.node(0).Metrics()[NodeCounter::kBytesReceived]);
   };
   CHECK(run(11) == run(11));
   CHECK(run(11).first != run(12).first);  // jitter really changes the interleaving
@@ -184,8 +184,8 @@ TEST_CASE("intent signals are accepted and counted by the classic technique", "[
                 w.Barrier();
               })
               .ok());
-  CHECK(cluster.node(0).Metrics().intents == 1);
-  CHECK(cluster.node(1).Metrics().intent_keys == 3);
+  CHECK(cluster.node(0).Metrics()[NodeCounter::kIntents] == 1);
+  CHECK(cluster.node(1).Metrics()[NodeCounter::kIntentKeys] == 3);
 }
 
 TEST_CASE("a malformed or misrouted frame is an error and changes nothing", "[protocol]") {
@@ -204,7 +204,7 @@ TEST_CASE("a malformed or misrouted frame is an error and changes nothing", "[pr
   // A request for a key held elsewhere is forwarded towards its home, not applied here.
   CHECK(node.OnMessage(1, Encode(push)).ok());
   CHECK_FALSE(node.store().Contains(foreign));
-  CHECK(node.Metrics().forwards == 1);
+  CHECK(node.Metrics()[NodeCounter::kForwards] == 1);
   push.src = 0;  // claims to come from node 0 over node 1's connection
   CHECK_THAT(node.OnMessage(1, Encode(push)).message(), Catch::Contains("do not match"));
 

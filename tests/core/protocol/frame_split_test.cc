@@ -117,8 +117,8 @@ TEST_CASE("a sync round larger than the frame limit arrives whole", "[protocol][
   const MetricsSnapshot m1 = cluster.node(1).Metrics();
   // One round flushed more keys than one frame holds (a key is at least 12
   // bytes of a sync request: its id and slot).
-  CHECK(m1.replica_syncs * 12 > kFrameLimit);
-  CHECK(m1.bytes_sent / m1.messages_sent <= kFrameLimit);
+  CHECK(m1[NodeCounter::kReplicaSyncs] * 12 > kFrameLimit);
+  CHECK(m1[NodeCounter::kBytesSent] / m1[NodeCounter::kMessagesSent] <= kFrameLimit);
 }
 
 // Big batches under every policy: pulls, pushes, intents, relocations and

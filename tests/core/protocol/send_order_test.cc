@@ -108,7 +108,7 @@ TEST_CASE("timer rounds are paced by the time they take to build", "[protocol]")
   node.OnTimer(1);
   REQUIRE(rt.timer_delays.size() == 2);
   CHECK(rt.timer_delays.back() == Approx(0.05));
-  CHECK(node.Metrics().sync_rounds == 2);
+  CHECK(node.Metrics()[NodeCounter::kSyncRounds] == 2);
 }
 
 TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[protocol]") {
@@ -121,7 +121,7 @@ TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[prot
   REQUIRE(Deliver(node, grant).ok());
   node.OnTimer(1);  // intent still active: kept
   CHECK(node.store().Contains(k));
-  CHECK(node.Metrics().replicas_dropped == 0);
+  CHECK(node.Metrics()[NodeCounter::kReplicasDropped] == 0);
   Message answer{MessageType::kSyncResponse, 0, 0, rt.messages.back().op_id, 0, {k}, {}, {1, 2}};
   REQUIRE(Deliver(node, answer).ok());
   node.worker(0).AdvanceClock();  // the signal [0, 1) ends
@@ -130,8 +130,8 @@ TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[prot
   CHECK(rt.messages.back().type == MessageType::kSyncRequest);
   CHECK((rt.messages.back().slots.at(0) & kDropBit) != 0);
   const MetricsSnapshot m = node.Metrics();
-  CHECK(m.replicas_created == 1);
-  CHECK(m.replicas_dropped == 1);
+  CHECK(m[NodeCounter::kReplicasCreated] == 1);
+  CHECK(m[NodeCounter::kReplicasDropped] == 1);
 }
 
 }  // namespace

@@ -82,10 +82,10 @@ TEST_CASE("a refused replica grant creates no replica", "[protocol][validate]") 
   CHECK_FALSE(Deliver(node, Message{T::kReplicaGrant, 0, 0, 0, 0, {a, b}, {}, {1, 2, 7, 7}}).ok());
   CHECK_FALSE(node.store().Contains(a));
   CHECK(Value(node, b) == std::vector<float>{5, 5});
-  CHECK(node.Metrics().replicas_created == 0);
+  CHECK(node.Metrics()[NodeCounter::kReplicasCreated] == 0);
   REQUIRE(Deliver(node, Message{T::kReplicaGrant, 0, 0, 0, 0, {a}, {}, {1, 2}}).ok());
   CHECK(Value(node, a) == std::vector<float>{1, 2});
-  CHECK(node.Metrics().replicas_created == 1);
+  CHECK(node.Metrics()[NodeCounter::kReplicasCreated] == 1);
 }
 
 TEST_CASE("a key on its way home takes a hand-over, not a replica", "[protocol][validate]") {
