@@ -15,13 +15,14 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/base/status.h"
 #include "core/base/types.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -54,8 +55,8 @@ struct CheckpointManifest {
   // the simulator's recovery reports the work lost since. Optional on read.
   double taken_at_seconds = 0;
   std::string workload;
-  nlohmann::json fingerprint = nlohmann::json::object();  // must equal the resuming run's
-  std::vector<CheckpointFile> files;                      // one per node, in node order
+  JsonValue fingerprint = JsonValue::Object();  // must equal the resuming run's
+  std::vector<CheckpointFile> files;            // one per node, in node order
 
   nlohmann::json ToJson() const;
   // Checks the format, version, types and that files[n] is node n's for all n < nodes.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "experiments/cli/command.h"
@@ -135,10 +136,10 @@ Result<CompareRecord> Execute(const PlannedRun& run, size_t index, size_t total)
     // A run whose training diverged exits 1 with a result: reported as diverged.
     std::ifstream in(path);
     r.result = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (!r.result.is_object() || !r.result.value("diverged", false))
+    if (!r.result->is_object() || !r.result->value("diverged", false))
       return ChildFailed("run " + run.name, run, *out);
     std::fprintf(stderr, " DIVERGED in %.1f s: %s\n", out->wall_seconds,
-                 r.result.value("divergence", std::string()).c_str());
+                 r.result->value("divergence", std::string()).c_str());
   } else {
     std::fprintf(stderr, " done in %.1f s\n", out->wall_seconds);
     std::ifstream in(path);
@@ -202,9 +203,9 @@ Result<CompareRecord> ReadBaseline(const std::string& path, const CompareOptions
   } catch (const nlohmann::json::exception& e) {
     return Status::Error("--baseline " + path + ": not JSON (" + e.what() + ")");
   }
-  if (r.result.value("backend", std::string()) != "single" ||
-      r.result.value("workload", std::string()) != o.workload ||
-      r.result.value("epochs", 0u) != o.epochs)
+  if (r.result->value("backend", std::string()) != "single" ||
+      r.result->value("workload", std::string()) != o.workload ||
+      r.result->value("epochs", 0u) != o.epochs)
     return Status::Error("--baseline " + path + " is not an `augur single` run of " + o.workload +
                          " for " + std::to_string(o.epochs) + " epochs");
   r.name = "single";

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/data_help.h"

@@ -1,5 +1,6 @@
 // `augur loopback`: the whole cluster in this process on a virtual clock.
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/result_summary.h"

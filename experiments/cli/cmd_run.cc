@@ -1,5 +1,6 @@
 // `augur run`: one node of a TCP cluster as this process (see backends/tcp).
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/result_summary.h"

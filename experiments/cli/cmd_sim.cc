@@ -1,5 +1,6 @@
 // `augur sim`: the whole cluster in a SimGrid simulation (simulator/).
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "core/config/units.h"
 #include "experiments/cli/command.h"

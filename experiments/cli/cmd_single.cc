@@ -5,6 +5,7 @@
 // --sampling, --lookahead, checkpoints, ...) are registered hidden, so that giving one is refused
 // with one line naming it instead of being ignored.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "experiments/cli/command.h"

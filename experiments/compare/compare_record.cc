@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace augur {
@@ -56,20 +57,20 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
   if (records->empty()) return;
   const QualityMetric q = HeadlineQuality(workload);
   const CompareRecord& base = records->front();
-  const double base_cores = std::max(1.0, std::min(base.result.value("workers_per_node", 1.0),
+  const double base_cores = std::max(1.0, std::min(base.result->value("workers_per_node", 1.0),
                                                    static_cast<double>(hardware_cores)));
   const double per_core_per_sample = BaselineSecondsPerSample(base.result, hardware_cores);
   const std::optional<double> base_quality = NumberAt(base.result, q.name);
   std::map<std::string, double> one_node_epoch;  // policy -> 1-node epoch time
   for (const CompareRecord& r : *records) {
     if (r.nodes == 1 && !r.baseline)
-      one_node_epoch[r.policy] = MeanOf(r.result.value("epoch_seconds", nlohmann::json::array()));
+      one_node_epoch[r.policy] = MeanOf(r.result->value("epoch_seconds", nlohmann::json::array()));
   }
   for (CompareRecord& r : *records) {
     nlohmann::json& d = r.derived;
-    const double epoch = MeanOf(r.result.value("epoch_seconds", nlohmann::json::array()));
+    const double epoch = MeanOf(r.result->value("epoch_seconds", nlohmann::json::array()));
     const double workers =
-        r.baseline ? base_cores : std::max(1.0, r.result.value("workers_per_node", 1.0));
+        r.baseline ? base_cores : std::max(1.0, r.result->value("workers_per_node", 1.0));
     const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / workers;
     d["epoch_seconds_mean"] = epoch;
     d["reference_epoch_seconds"] = reference;
@@ -80,7 +81,7 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                      : nlohmann::json();
     d["quality_name"] = q.name;
     // A diverged run has no quality: "diverged" stands in its place.
-    const bool diverged = r.result.value("diverged", false);
+    const bool diverged = r.result->value("diverged", false);
     std::optional<double> quality;
     if (!diverged) quality = NumberAt(r.result, q.name);
     d["diverged"] = diverged;
@@ -88,12 +89,12 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                    : quality.has_value() ? nlohmann::json(*quality)
                                          : nlohmann::json();
     d["quality_ratio_to_single"] = (quality.has_value() && base_quality.has_value() &&
-                                    *base_quality != 0 && !base.result.value("diverged", false))
+                                    *base_quality != 0 && !base.result->value("diverged", false))
                                        ? nlohmann::json(*quality / *base_quality)
                                        : nlohmann::json();
-    const nlohmann::json& losses = r.result.value("train_loss_per_epoch", nlohmann::json());
+    const nlohmann::json& losses = r.result->value("train_loss_per_epoch", nlohmann::json());
     d["train_loss_final"] = losses.is_array() && !losses.empty() ? losses.back() : nlohmann::json();
-    const nlohmann::json& per_node = r.result.value("bytes_sent_per_node", nlohmann::json());
+    const nlohmann::json& per_node = r.result->value("bytes_sent_per_node", nlohmann::json());
     d["bytes_sent_per_node_mean"] = MeanOf(per_node);
     d["bytes_sent_per_node_max"] =
         per_node.is_array() && !per_node.empty()

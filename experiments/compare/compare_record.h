@@ -21,10 +21,12 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -33,8 +35,8 @@ struct CompareRecord {
   std::string policy;  // "single" for the baseline
   uint32_t nodes = 1;
   bool baseline = false;
-  nlohmann::json result;                              // the run's result.json
-  nlohmann::json derived = nlohmann::json::object();  // figures listed above
+  JsonValue result;                         // the run's result.json
+  JsonValue derived = JsonValue::Object();  // figures listed above
 };
 
 struct QualityMetric {

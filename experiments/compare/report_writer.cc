@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/metrics/counter_list.h"
@@ -47,7 +48,7 @@ void Table(std::ostream& out, const std::string& title, const std::string& note,
   for (size_t i = 0; i < c.options.nodes.size(); ++i) out << "---:|";
   out << "\n";
   if (with_baseline) {
-    out << "| single-node baseline (" << records.front().result.value("workers_per_node", 0)
+    out << "| single-node baseline (" << records.front().result->value("workers_per_node", 0)
         << " threads) | " << cell(records.front()) << " |";
     for (size_t i = 1; i < c.options.nodes.size(); ++i) out << " |";
     out << "\n";
@@ -79,11 +80,11 @@ std::string Joined(const std::vector<std::string>& v) {
 // The goal's setting: 8 nodes x 4 workers, ethernet-10g, hybrid compute, simulator.
 std::string SettingGaps(const ReportContext& c, const CompareRecord& r) {
   std::vector<std::string> gaps;
-  const nlohmann::json& cfg = r.result.value("config", nlohmann::json::object());
+  const nlohmann::json& cfg = r.result->value("config", nlohmann::json::object());
   if (c.options.backend != "sim") gaps.push_back("backend is " + c.options.backend + ", not sim");
   if (r.nodes != 8) gaps.push_back(std::to_string(r.nodes) + " nodes, not 8");
-  if (r.result.value("workers_per_node", 0) != 4)
-    gaps.push_back(std::to_string(r.result.value("workers_per_node", 0)) +
+  if (r.result->value("workers_per_node", 0) != 4)
+    gaps.push_back(std::to_string(r.result->value("workers_per_node", 0)) +
                    " workers per node, not 4");
   if (c.options.backend == "sim") {
     const nlohmann::json& sim = cfg.value("sim", nlohmann::json::object());
@@ -124,7 +125,7 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
         << ".\n";
     if (d.value("diverged", false)) {
       out << "- adaptive quality (" << q.name << "): **diverged** ("
-          << adaptive->result.value("divergence", std::string("training loss ran away"))
+          << adaptive->result->value("divergence", std::string("training loss ran away"))
           << "); goal within 2%: missed.\n";
     } else if (d["quality_ratio_to_single"].is_number()) {
       const double ratio = d["quality_ratio_to_single"].get<double>();
@@ -137,7 +138,7 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
     } else {
       out << "- adaptive quality: not measured.\n";
     }
-    const nlohmann::json& cfg = adaptive->result.value("config", nlohmann::json::object());
+    const nlohmann::json& cfg = adaptive->result->value("config", nlohmann::json::object());
     if (cfg.contains("sampling") &&
         (cfg.value("workload", "") == "kge" || cfg.value("workload", "") == "wv")) {
       const std::string name = cfg["sampling"].value("scheme", "");
@@ -149,13 +150,14 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
   const CompareRecord* classic = Find(records, "classic", largest);
   if (classic != nullptr && adaptive != nullptr) {
     out << "- classic at " << largest
-        << " nodes: " << Fmt("%.2f", classic->derived.value("speedup_over_single", 0.0)) << "x, "
-        << Fmt("%.1f", classic->derived.value("bytes_sent_per_node_mean", 0.0) / 1e6)
+        << " nodes: " << Fmt("%.2f", classic->derived->value("speedup_over_single", 0.0)) << "x, "
+        << Fmt("%.1f", classic->derived->value("bytes_sent_per_node_mean", 0.0) / 1e6)
         << " MB sent per node and "
-        << Fmt("%.1f", 100 * classic->result.value("local_access_ratio", 0.0))
+        << Fmt("%.1f", 100 * classic->result->value("local_access_ratio", 0.0))
         << "% local accesses, against adaptive's "
-        << Fmt("%.1f", adaptive->derived.value("bytes_sent_per_node_mean", 0.0) / 1e6) << " MB and "
-        << Fmt("%.1f", 100 * adaptive->result.value("local_access_ratio", 0.0)) << "%.\n";
+        << Fmt("%.1f", adaptive->derived->value("bytes_sent_per_node_mean", 0.0) / 1e6)
+        << " MB and " << Fmt("%.1f", 100 * adaptive->result->value("local_access_ratio", 0.0))
+        << "%.\n";
   }
   out << "\n";
 }
@@ -183,11 +185,11 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       "Reference: one node with as many cores as a cluster node has workers, each core at "
       "the baseline's measured time per sample (" +
           Fmt("%.3g", 1e6 * BaselineSecondsPerSample(base.result, c.hardware_cores)) + " us; " +
-          (base.result.contains("epoch_cpu_seconds")
+          (base.result->contains("epoch_cpu_seconds")
                ? std::string("CPU time of its threads, so other load on the machine does not "
                              "inflate it")
                : std::string("wall time x threads")) +
-          "; " + std::to_string(base.result.value("workers_per_node", 0)) + " threads on " +
+          "; " + std::to_string(base.result->value("workers_per_node", 0)) + " threads on " +
           std::to_string(c.hardware_cores) +
           " cores), scaled linearly. In parentheses: over the same policy on 1 node.",
       c, records,
@@ -206,7 +208,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
           "training loss.",
       c, records,
       [](const CompareRecord& r) {
-        if (r.derived.value("diverged", false))
+        if (r.derived->value("diverged", false))
           return "diverged; loss " + Num(r.derived["train_loss_final"], "%.4g");
         std::string s = Num(r.derived["quality"], "%.4g");
         if (!r.baseline && r.derived["quality_ratio_to_single"].is_number())
@@ -217,26 +219,28 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
   Table(
       out, "Bytes sent per node (MB)", "Mean over nodes; maximum in parentheses.", c, records,
       [](const CompareRecord& r) {
-        return Fmt("%.2f", r.derived.value("bytes_sent_per_node_mean", 0.0) / 1e6) + " (" +
-               Fmt("%.2f", r.derived.value("bytes_sent_per_node_max", 0.0) / 1e6) + ")";
+        return Fmt("%.2f", r.derived->value("bytes_sent_per_node_mean", 0.0) / 1e6) + " (" +
+               Fmt("%.2f", r.derived->value("bytes_sent_per_node_max", 0.0) / 1e6) + ")";
       },
       false);
   Table(
       out, "Local-access share", "", c, records,
       [](const CompareRecord& r) {
-        return Fmt("%.1f%%", 100 * r.result.value("local_access_ratio", 0.0));
+        return Fmt("%.1f%%", 100 * r.result->value("local_access_ratio", 0.0));
       },
       false);
   Table(
       out, "Relocations / replica syncs", "", c, records,
       [](const CompareRecord& r) {
-        return std::to_string(r.result.value(CounterName(NodeCounter::kRelocations), uint64_t{0})) +
+        return std::to_string(
+                   r.result->value(CounterName(NodeCounter::kRelocations), uint64_t{0})) +
                " / " +
-               std::to_string(r.result.value(CounterName(NodeCounter::kReplicaSyncs), uint64_t{0}));
+               std::to_string(
+                   r.result->value(CounterName(NodeCounter::kReplicaSyncs), uint64_t{0}));
       },
       false);
   bool predicted = false;
-  for (const CompareRecord& r : records) predicted |= r.result.contains("sim_prediction");
+  for (const CompareRecord& r : records) predicted |= r.result->contains("sim_prediction");
   if (predicted) {
     out << "## The simulator's prediction beside each TCP measurement\n\n"
         << "`augur sim` of the same job with the calibrated costs (`--costs`, `--compute "
@@ -244,7 +248,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
         << "| run | measured epoch (s) | predicted epoch (s) | predicted / measured |\n"
         << "|---|---:|---:|---:|\n";
     for (const CompareRecord& r : records) {
-      if (!r.result.contains("sim_prediction")) continue;
+      if (!r.result->contains("sim_prediction")) continue;
       const nlohmann::json& p = r.result["sim_prediction"];
       double measured = 0;
       for (const auto& e : r.result["epoch_seconds"]) measured += e.get<double>();
@@ -266,7 +270,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       << "- backend " << o.backend << ", workload " << o.workload << ", data "
       << (o.data_dir.empty() ? std::string("the data cache") : o.data_dir) << ", " << o.epochs
       << " epochs, " << o.workers << " workers per node, seed " << o.seed << "\n"
-      << "- baseline: `augur single`, " << base.result.value("workers_per_node", 0)
+      << "- baseline: `augur single`, " << base.result->value("workers_per_node", 0)
       << " Hogwild threads\n";
   if (!c.worker_cost_note.empty()) out << "- " << c.worker_cost_note << "\n";
   if (o.compute_per_sample.has_value())
@@ -278,14 +282,15 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
         << "\n";
   out << "- pass-through flags: `" << (o.matrix_flags.empty() ? "none" : Joined(o.matrix_flags))
       << "`\n"
-      << "- git commit " << base.result.value("git_commit", std::string("?")) << ", machine "
-      << base.result.value("machine", std::string("?")) << "\n"
+      << "- git commit " << base.result->value("git_commit", std::string("?")) << ", machine "
+      << base.result->value("machine", std::string("?")) << "\n"
       << "- compare took " << Fmt("%.0f", c.compare_wall_seconds) << " s of wall time\n"
       << "- every run's result.json and log: `runs/NAME/`; all fields flattened: `results.csv`\n\n";
   out << "| run | wall time (s) | epochs | samples |\n|---|---:|---:|---:|\n";
   for (const CompareRecord& r : records)
     out << "| " << r.name << " | " << Num(r.result["wall_seconds"], "%.1f") << " | "
-        << r.result.value("epochs", 0) << " | " << r.result.value("samples", uint64_t{0}) << " |\n";
+        << r.result->value("epochs", 0) << " | " << r.result->value("samples", uint64_t{0})
+        << " |\n";
   return out.str();
 }
 

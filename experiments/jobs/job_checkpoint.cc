@@ -21,9 +21,9 @@ Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
     return Status::Error(where + " was taken after epoch " + std::to_string(m.epoch) +
                          "; --epochs (the total) must be larger");
   for (const auto& [name, value] : fingerprint.items()) {
-    if (!m.fingerprint.contains(name) || m.fingerprint[name] != value)
+    if (!m.fingerprint->contains(name) || m.fingerprint[name] != value)
       return Status::Error(where + " has " + name + " = " +
-                           (m.fingerprint.contains(name) ? m.fingerprint[name].dump() : "none") +
+                           (m.fingerprint->contains(name) ? m.fingerprint[name].dump() : "none") +
                            ", this run " + value.dump());
   }
   return ck;

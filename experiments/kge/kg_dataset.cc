@@ -1,6 +1,7 @@
 #include "experiments/kge/kg_dataset.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/base/rng.h"
@@ -139,7 +140,7 @@ Status WriteKgDataset(const KgDataset& d, const std::string& dir) {
       {"train.tsv", TriplesTsv(d.train)},
       {"valid.tsv", TriplesTsv(d.valid)},
       {"test.tsv", TriplesTsv(d.test)},
-      {"meta.json", d.meta.dump(2) + "\n"}};
+      {"meta.json", d.meta->dump(2) + "\n"}};
   for (const auto& [name, text] : files) {
     if (Status s = WriteTextFile(dir + "/" + name, text); !s.ok()) return s;
   }

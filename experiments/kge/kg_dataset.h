@@ -13,12 +13,13 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "core/base/status.h"
 #include "experiments/kge/wordnet_reader.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -26,7 +27,7 @@ struct KgDataset {
   std::vector<std::string> entity_names, entity_labels;
   std::vector<std::string> relation_names, relation_labels;
   std::vector<Triple> train, valid, test;
-  nlohmann::json meta = nlohmann::json::object();
+  JsonValue meta = JsonValue::Object();
 
   uint32_t num_entities() const { return static_cast<uint32_t>(entity_names.size()); }
   uint32_t num_relations() const { return static_cast<uint32_t>(relation_names.size()); }

@@ -1,6 +1,7 @@
 #include "experiments/kge/kg_import.h"
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
 

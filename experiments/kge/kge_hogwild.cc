@@ -1,5 +1,7 @@
 #include "experiments/kge/kge_hogwild.h"
 
+#include <nlohmann/json.hpp>
+
 #include "experiments/models/vector_update.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"

@@ -1,5 +1,7 @@
 #include "experiments/kge/kge_job.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/check.h"
 
 namespace augur {

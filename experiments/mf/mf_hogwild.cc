@@ -1,6 +1,7 @@
 #include "experiments/mf/mf_hogwild.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"

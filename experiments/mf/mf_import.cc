@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
 
@@ -201,8 +202,8 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
     if (line.empty() || (line[0] == '#')) continue;
     any = true;
     Status s = Lower(line.substr(0, 14)) == "%%matrixmarket"
-                   ? ReadMatrixMarket(*r, line, &cells, &out.meta)
-                   : ReadSeparated(*r, line, &cells, &out.meta);
+                   ? ReadMatrixMarket(*r, line, &cells, &*out.meta)
+                   : ReadSeparated(*r, line, &cells, &*out.meta);
     if (!s.ok()) return s;
     break;
   }

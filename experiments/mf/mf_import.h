@@ -20,12 +20,13 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "core/base/status.h"
 #include "experiments/mf/mf_dataset.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -38,7 +39,7 @@ struct MfImportOptions {
 struct MfImport {
   MfDataset data;
   std::vector<std::string> users, items;  // row id -> name, column id -> name
-  nlohmann::json meta;                    // format, counts, source, header, split
+  JsonValue meta;                         // format, counts, source, header, split
 };
 
 Result<MfImport> ImportMf(const MfImportOptions& options);

@@ -1,6 +1,7 @@
 #include "experiments/mf/mf_job.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace augur {
 

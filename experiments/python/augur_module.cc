@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -261,7 +262,7 @@ PYBIND11_MODULE(_augur, m) {
             r.samples = samples;
             r.verified = verified;
             if (!extra.is_none()) r.extra = PythonToJson(extra);
-            if (!r.extra.is_object()) throw py::value_error("extra must be a dict");
+            if (!r.extra->is_object()) throw py::value_error("extra must be a dict");
             for (uint32_t i = 0; i < n.node->num_workers(); ++i)
               if (n.busy[i].load())
                 throw std::runtime_error("finish() while a worker is in a call");

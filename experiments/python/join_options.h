@@ -10,7 +10,7 @@
 // Pure apart from reading the environment and the secret file.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +20,7 @@
 #include "core/base/status.h"
 #include "core/protocol/node.h"
 #include "experiments/config/run_config.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -48,7 +49,7 @@ struct JoinOptions {
   tcp::TcpOptions tcp;
   NodeOptions node;
   std::string workload;
-  nlohmann::json config_json;  // as result.json records it
+  JsonValue config_json;  // as result.json records it
 };
 
 // The Python names augur.join accepts besides dim/layout/optimizer/lr/...

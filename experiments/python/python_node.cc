@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "backends/tcp/tcp_transport.h"
 #include "experiments/cli/tcp_flags.h"

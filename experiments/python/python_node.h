@@ -16,7 +16,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -25,6 +25,7 @@
 #include "core/base/status.h"
 #include "core/protocol/node.h"
 #include "experiments/python/join_options.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -33,7 +34,7 @@ struct PythonReport {
   std::vector<double> epoch_seconds;  // empty: the time from Join to Finish as one epoch
   uint64_t samples = 0;
   std::optional<bool> verified;
-  nlohmann::json extra = nlohmann::json::object();  // merged into result.json (e.g. quality)
+  JsonValue extra = JsonValue::Object();  // merged into result.json (e.g. quality)
 };
 
 class PythonNode {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "augur_git_commit.h"  // generated at build time (experiments/report/git_commit.cmake)
@@ -60,7 +61,7 @@ nlohmann::json RunResult::ToJson(const nlohmann::json& config) const {
   j["config"] = config;
   j["git_commit"] = GitCommit();
   j["machine"] = MachineDescription();
-  for (auto& [k, v] : extra.items()) j[k] = v;
+  for (auto& [k, v] : extra->items()) j[k] = v;
   return j;
 }
 

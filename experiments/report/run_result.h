@@ -4,13 +4,14 @@
 // commit, machine) and writes DIR/result.json atomically (temp file + rename).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/base/status.h"
 #include "core/metrics/node_metrics.h"
+#include "experiments/report/json_value.h"
 
 namespace augur {
 
@@ -22,9 +23,9 @@ struct RunResult {
   uint64_t samples = 0;     // key accesses performed by all workers
   MetricsSnapshot totals;   // summed over nodes
   std::vector<MetricsSnapshot> per_node;
-  std::optional<bool> verified;                     // set when --verify
-  std::string verify_detail;                        // first mismatch, if any
-  nlohmann::json extra = nlohmann::json::object();  // backend-specific fields
+  std::optional<bool> verified;           // set when --verify
+  std::string verify_detail;              // first mismatch, if any
+  JsonValue extra = JsonValue::Object();  // backend-specific fields
 
   nlohmann::json ToJson(const nlohmann::json& config) const;
 };

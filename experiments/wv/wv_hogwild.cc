@@ -1,5 +1,7 @@
 #include "experiments/wv/wv_hogwild.h"
 
+#include <nlohmann/json.hpp>
+
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
 

@@ -1,5 +1,7 @@
 #include "experiments/wv/wv_job.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/check.h"
 
 namespace augur {

@@ -1,6 +1,7 @@
 #include "experiments/zipf/zipf_job.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 #include "core/base/check.h"

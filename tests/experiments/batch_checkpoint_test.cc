@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/drivers/loopback_driver.h"
@@ -52,7 +53,7 @@ RunResult MustRun(const RunConfig& c) {
 }
 
 double Quality(const RunResult& r, const char* name) {
-  return r.extra.at("quality").at(name).get<double>();
+  return r.extra->at("quality").at(name).get<double>();
 }
 
 void WriteMf(const TempDir& dir) { REQUIRE(testing::WriteTinyMf(dir.path()).ok()); }
@@ -83,7 +84,7 @@ TEST_CASE("mf resumed after epoch 2 reaches the uninterrupted quality", "[worklo
   const double resumed = Quality(r, "test_rmse");
   INFO("test RMSE: 2 epochs " << after_two << ", 4 epochs " << uninterrupted << ", resumed "
                               << resumed);
-  CHECK(r.extra.at("resumed_after_epoch") == 2);
+  CHECK(r.extra->at("resumed_after_epoch") == 2);
   CHECK(r.epoch_seconds.size() == 2);
   // The last two epochs matter, so skipping the restore could not pass.
   CHECK(uninterrupted < 0.85 * after_two);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/checkpoint/checkpoint_format.h"
@@ -34,7 +35,7 @@ CheckpointManifest TwoNodeManifest(uint32_t epoch) {
   m.epoch = epoch;
   m.clock = 40;
   m.workload = "zipf";
-  m.fingerprint = {{"keys", 100}};
+  m.fingerprint = nlohmann::json{{"keys", 100}};
   return m;
 }
 

@@ -2,6 +2,7 @@
 // (flattening, quoting, stable columns). Unit label.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "experiments/compare/compare_plan.h"
 #include "experiments/compare/compare_record.h"
@@ -183,7 +184,7 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   CHECK(BaselineSecondsPerSample(records[0].result, 2) == Approx(0.03));
   DeriveFigures("kge", 2, &records);
   CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(7.5));
-  records[0].result.erase("epoch_cpu_seconds");
+  records[0].result->erase("epoch_cpu_seconds");
   DeriveFigures("kge", 2, &records);
 
   ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};

@@ -3,6 +3,7 @@
 // the quality of the single-node baseline. Label `workloads` (slower).
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "experiments/drivers/loopback_driver.h"
 #include "experiments/jobs/job.h"
@@ -62,7 +63,7 @@ RunResult Loopback(RunConfig c, uint32_t nodes, uint32_t workers, const std::str
 }
 
 double Quality(const RunResult& r, const char* name) {
-  return r.extra.at("quality").at(name).get<double>();
+  return r.extra->at("quality").at(name).get<double>();
 }
 
 TEST_CASE("WordNet 3.0 from wordnet-base has the expected counts", "[workloads]") {
@@ -103,7 +104,7 @@ TEST_CASE("kge: loopback PS reaches the single-node quality", "[workloads]") {
   CHECK(ms > 0.3);  // random ranking of 120 entities gives ~0.04
   CHECK(mp > 0.3);
   CHECK(std::abs(ms - mp) < 0.3 * std::max(ms, mp));
-  const auto& losses = ps.extra.at("train_loss_per_epoch");
+  const auto& losses = ps.extra->at("train_loss_per_epoch");
   CHECK(losses.back().get<double>() < losses.front().get<double>());
   CHECK(ps.samples == 40 * testing::TinyKg().train.size());
   CHECK(ps.totals[NodeCounter::kIntents] > 0);
@@ -130,7 +131,7 @@ TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads
   CHECK(ls < 0.6 * l0);
   CHECK(lp < 0.6 * l0);
   CHECK(std::abs(ls - lp) < 0.05 * ls);
-  const auto& losses = ps.extra.at("train_loss_per_epoch");
+  const auto& losses = ps.extra->at("train_loss_per_epoch");
   CHECK(losses.back().get<double>() < losses.front().get<double>());
 }
 
@@ -169,20 +170,20 @@ TEST_CASE("a diverging run stops unevaluated and says so", "[workloads]") {
   RunConfig c = TinyConfig("mf", dir.path(), 5);
   c.learning_rate = 5;
   for (const RunResult& r : {Single(c, 1), Loopback(c, 2, 2, "graph")}) {
-    INFO(r.backend << ": " << r.extra.dump());
-    CHECK(r.extra.at("diverged").get<bool>());
-    CHECK(r.extra.at("divergence").get<std::string>().find("training diverged in epoch 1") !=
+    INFO(r.backend << ": " << r.extra->dump());
+    CHECK(r.extra->at("diverged").get<bool>());
+    CHECK(r.extra->at("divergence").get<std::string>().find("training diverged in epoch 1") !=
           std::string::npos);
-    CHECK_FALSE(r.extra.contains("quality"));
+    CHECK_FALSE(r.extra->contains("quality"));
     CHECK(r.epoch_seconds.size() < 5);  // stopped early
   }
   c.learning_rate = 0;  // the default trains
   const RunResult fine = Loopback(c, 2, 2, "graph");
-  CHECK_FALSE(fine.extra.at("diverged").get<bool>());
-  CHECK(fine.extra.contains("quality"));
+  CHECK_FALSE(fine.extra->at("diverged").get<bool>());
+  CHECK(fine.extra->contains("quality"));
 }
 
-const nlohmann::json& Sampling(const RunResult& r) { return r.extra.at("sampling"); }
+const nlohmann::json& Sampling(const RunResult& r) { return r.extra->at("sampling"); }
 uint64_t SamplingCount(const RunResult& r, const char* name) {
   return Sampling(r).at(name).get<uint64_t>();
 }
