@@ -22,9 +22,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/base/spin_yield.h"
 #include "core/base/types.h"
 #include "core/codec/codec.h"
-#include "core/store/spin_lock.h"
 
 namespace augur {
 
@@ -81,7 +81,7 @@ class Runtime {
   virtual std::unique_ptr<Mutex> NewMutex() = 0;
   virtual std::unique_ptr<Parker> NewParker() = 0;
   // What a thread spinning on a held store lock calls now and then
-  // (spin_lock.h): real threads yield the core; null (the default) where
+  // (core/base/spin_yield.h): real threads yield the core; null (the default) where
   // contexts never run at once.
   virtual SpinYield StoreSpinYield() const { return nullptr; }
 };

@@ -12,13 +12,9 @@
 
 #include <atomic>
 
-namespace augur {
+#include "core/base/spin_yield.h"
 
-// What a thread that has spun on a held lock for a while calls: on real
-// threads, a yield of the core (the holder may have been descheduled: with
-// more threads than cores a spinner could otherwise burn its whole time
-// slice); null under cooperative runtimes, where a lock is never contended.
-using SpinYield = void (*)();
+namespace augur {
 
 class SpinLock {
  public:
