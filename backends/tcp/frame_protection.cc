@@ -23,7 +23,7 @@ EVP_CIPHER_CTX* Ctx(void* p) { return static_cast<EVP_CIPHER_CTX*>(p); }
 // us, a Poly1305 MAC (ChaCha20-Poly1305 with no plaintext) 10.2 us; in
 // `augur bench-net`, where each MAC follows a wait, Poly1305's AVX-512 code
 // cost more still (auth/none 0.76-0.79 with Poly1305 against 0.80-0.91 with
-// GMAC, alternating runs).
+// GMAC, alternating runs). Rerun: build/bin/augur-bench-crypto.
 const EVP_CIPHER* CipherOf(WireSecurity) { return EVP_aes_256_gcm(); }
 
 const char* CipherName(WireSecurity mode) {
