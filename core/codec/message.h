@@ -43,7 +43,8 @@ enum class MessageType : uint8_t {
   kOwnerUpdate = 11,
   // keys + values (rows): replicas for the receiver.
   kReplicaGrant = 12,
-  // keys + values (replica deltas); slots: per-key sync version, with
+  // keys + values (replica deltas, a row's length each: AccumulateDelta);
+  // slots: per-key sync version, with
   // kDropBit set when the holder drops the replica after this flush, and
   // kNoDeltaBit when the delta is zero: that key carries no values (a poll).
   kSyncRequest = 13,

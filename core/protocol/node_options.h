@@ -33,7 +33,7 @@ struct NodeOptions {
   uint32_t sync_max_deferred = 8;
   // Busiest-first timer rounds: while more replicas are held than
   // `sync_round_keys`, a timer round flushes the ones with the largest change
-  // since their last flush (UpdateNormSq), that many, and defers the others
+  // since their last flush (the norm of their summed updates), that many, and defers the others
   // (each at most `sync_max_deferred` rounds in a row; idle ones first). For
   // links that sync traffic saturates: smaller rounds come round sooner, so
   // the busiest replicas are fresher. 0: no budget.

@@ -25,6 +25,13 @@ bool AllZero(const float* v, uint32_t n) {
     if (v[i] != 0.0f) return false;
   return true;
 }
+// Squared norm of the summed updates a replica got since its last flush.
+float ValueChangeSq(const ParamStore::Entry& e) {
+  float sum = 0;
+  for (uint32_t i = 0; i < e.length; ++i) sum += e.delta[i] * e.delta[i];
+  return sum;
+}
+
 }  // namespace
 
 Replication::Replication(EngineContext& cx, Relocation& relocation, Routing& routing,
@@ -45,16 +52,15 @@ float Replication::RoundThreshold() {
   if (sync_round_keys_ == 0 || replicas_.size() <= sync_round_keys_) return -1;
   round_changes_.clear();
   for (const auto& [k, r] : replicas_)
-    cx_.store.With(k, false, [&](ParamStore::Entry& e) {
-      round_changes_.push_back(UpdateNormSq(cx_.store.optimizer(), e.state, e.delta, e.length));
-    });
+    cx_.store.With(k, false,
+                   [&](ParamStore::Entry& e) { round_changes_.push_back(ValueChangeSq(e)); });
   const auto nth = round_changes_.begin() + sync_round_keys_;
   std::nth_element(round_changes_.begin(), nth, round_changes_.end(), std::greater<float>());
   return *nth;
 }
 
 bool Replication::DeferFlush(const ParamStore::Entry& e, float threshold) const {
-  const float change = UpdateNormSq(cx_.store.optimizer(), e.state, e.delta, e.length);
+  const float change = ValueChangeSq(e);
   if (change <= threshold) return true;  // not among the round's busiest
   if (sync_significance_sq_ <= 0) return false;
   float value = 0;
@@ -75,7 +81,7 @@ size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   for (auto it = replicas_.begin(); it != replicas_.end();) {
     const Key k = it->first;
     HeldReplica& r = it->second;
-    const uint32_t len = cx_.layout().Length(k);
+    const uint32_t len = cx_.store.RowLength(k);  // the delta (AccumulateDelta)
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
     if (may_defer && !drop && r.deferred < sync_max_deferred_) {
       bool defer = false;
@@ -196,7 +202,7 @@ void Replication::ApplySync(Key key, KeyRequest& item, Effects* fx) {
   if (holder == cx_.self) {
     // Our own flush, sent while we held a replica, reached us after that
     // replica was upgraded to the main copy: its delta still applies once.
-    if (delta) cx_.store.Push(key, item.values.data(), false);
+    if (delta) cx_.store.ApplyDeltaTo(key, item.values.data());
     if (item.op_id != 0 && cx_.ops.Pending(item.op_id)) cx_.ops.Complete(item.op_id, 1, fx);
     return;
   }
@@ -209,7 +215,7 @@ void Replication::ApplySync(Key key, KeyRequest& item, Effects* fx) {
     h = &hs.back();
   }
   if (delta && (!h->version || NewerVersion(version, *h->version))) {
-    cx_.store.Push(key, item.values.data(), false);
+    cx_.store.ApplyDeltaTo(key, item.values.data());
     h->version = version;
   }
   if (drop) {
@@ -259,7 +265,6 @@ Status Replication::HandleSyncResponse(const Message& m) {
       }
     }
     const float* row = m.values.data();
-    const OptimizerConfig& optimizer = cx_.store.optimizer();
     for (size_t i = 0; status.ok() && i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       const uint32_t row_len = cx_.store.RowLength(k);
@@ -268,18 +273,17 @@ Status Replication::HandleSyncResponse(const Message& m) {
         auto& later = held->second.unanswered;
         if (m.op_id != 0) std::erase_if(later, [&](const auto& f) { return f.first <= m.op_id; });
         cx_.store.With(k, false, [&](ParamStore::Entry& e) {
-          // Fresh main row, then the deltas it does not hold yet, each replayed
-          // as the update the main copy will apply when it arrives (exact for
-          // sum and sgd): later flushes still unanswered, then what was pushed
-          // here since the last flush. Without the replay a replica would
-          // forget its own workers' latest pushes for a round, and they would
-          // push the same gradient again: hot keys overshoot, word2vec diverged.
+          // Fresh main row, then the deltas it does not hold yet, each applied
+          // as the main copy will apply it when it arrives: later flushes
+          // still unanswered, then what was pushed here since the last
+          // flush. Without the replay a replica would forget its own
+          // workers' latest pushes for a round, and they would push the
+          // same gradient again: hot keys overshoot, word2vec diverged.
           std::memcpy(e.value, row, e.length * sizeof(float));
           if (e.state != nullptr)
             std::memcpy(e.state, row + e.length, (row_len - e.length) * sizeof(float));
-          for (const auto& f : later)
-            ApplyUpdate(optimizer, e.value, e.state, f.second.data(), e.length);
-          ApplyUpdate(optimizer, e.value, e.state, e.delta, e.length);  // zeros: no-op
+          for (const auto& f : later) cx_.store.ApplyDelta(e, f.second.data());
+          cx_.store.ApplyDelta(e, e.delta);  // zeros: no-op
         });
       }
       row += row_len;

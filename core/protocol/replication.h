@@ -1,7 +1,8 @@
 // Replication: replicas and their synchronisation, on both sides.
 //
 // Holder side: every sync period (TimerRound) a holder ships each replica's
-// delta (updates since the last flush) to the main copy with a version; a
+// delta (the updates pushed since the last flush and, with AdaGrad, their
+// squares: optimizer.h, AccumulateDelta) to the main copy with a version; a
 // replica without local intent is flushed and dropped. WaitSync runs one
 // such round for a worker (StartWaitSync). Idle replicas cost (almost)
 // nothing: a zero delta is sent as a poll (the key alone, kNoDeltaBit). Two
@@ -94,7 +95,7 @@ class Replication {
   // Flushes the replicas (all of them, or for a timer round those the
   // significance filter does not defer); returns the number of keys sent.
   size_t SyncRound(uint64_t op_id, bool timer, Effects* fx);
-  // Timer rounds: the change (UpdateNormSq) a replica must exceed to be
+  // Timer rounds: the change (ValueChangeSq) a replica must exceed to be
   // flushed within the round budget (negative: every replica may be).
   float RoundThreshold();
   // Whether a timer round skips this replica: its change is within the

@@ -68,7 +68,7 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
         cx_.store.With(k, false, [&](ParamStore::Entry& e) {
           if (e.kind != CopyKind::kReplica) return;
           std::memcpy(e.value, item.values.data(), len * sizeof(float));
-          std::memset(e.delta, 0, len * sizeof(float));
+          std::memset(e.delta, 0, cx_.store.RowLength(k) * sizeof(float));
         });
       } else if (cx_.policy.IsStaticReplica(k) && cx_.HomeOf(k) != cx_.self &&
                  !relocation_.Incoming(k) && !cx_.store.Contains(k)) {
@@ -99,7 +99,7 @@ Status Routing::HandleRequest(const Message& m) {
   } else {
     uint64_t need = 0;
     for (size_t i = 0; i < m.keys.size(); ++i)
-      if (carries(i)) need += cx_.layout().Length(m.keys[i]);
+      if (carries(i)) need += cx_.RequestValues(m.type, m.keys[i]);
     if (need != m.values.size())
       return Status::Error(from + ": " + std::to_string(m.values.size()) +
                            " values for keys needing " + std::to_string(need));
@@ -115,7 +115,7 @@ Status Routing::HandleRequest(const Message& m) {
     const auto dispatch = [&](size_t i, const float* values, bool main_here) {
       const Key k = m.keys[i];
       KeyRequest item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
-      if (values != nullptr) item.values.assign(values, values + cx_.layout().Length(k));
+      if (values != nullptr) item.values.assign(values, values + cx_.RequestValues(m.type, k));
       Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, main_here, &fx);
     };
     if (status.ok() && m.origin != cx_.self &&
@@ -134,7 +134,7 @@ Status Routing::HandleRequest(const Message& m) {
       const float* at = m.values.data();
       for (size_t i = 0; i < m.keys.size(); ++i) {
         const float* values = carries(i) ? at : nullptr;
-        if (values != nullptr) at += cx_.layout().Length(m.keys[i]);
+        if (values != nullptr) at += cx_.RequestValues(m.type, m.keys[i]);
         const bool main_here =
             cx_.store.moves() == moves ? batch_.found[i] != 0 : cx_.HasMain(m.keys[i]);
         dispatch(i, values, main_here);

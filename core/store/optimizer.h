@@ -51,19 +51,27 @@ inline void ApplyUpdate(const OptimizerConfig& o, float* value, float* state, co
   }
 }
 
-// Squared norm of the change ApplyUpdate(o, value, state, u, len) makes to
-// the value (AdaGrad: one step of u from the given state).
-inline float UpdateNormSq(const OptimizerConfig& o, const float* state, const float* u,
-                          uint32_t len) {
-  float sum = 0;
+// A replica's delta: what its pushes since the last sync add up to, in
+// (1 + StateRows()) * len floats: the sum of the updates, then (AdaGrad)
+// the sum of their squares. Its main copy applies it with ApplyDelta as
+// one step whose accumulator grows by sum g^2, as the separate steps would
+// have grown it, and not by (sum g)^2: a summed gradient applied as one
+// AdaGrad step inflates a hot row's accumulator by the number of pushes it
+// sums (when they agree) and so slows that row for the rest of training.
+inline void AccumulateDelta(const OptimizerConfig& o, const float* u, uint32_t len, float* delta) {
+  for (uint32_t i = 0; i < len; ++i) delta[i] += u[i];
+  if (o.kind == OptimizerKind::kAdaGrad)
+    for (uint32_t i = 0; i < len; ++i) delta[len + i] += u[i] * u[i];
+}
+
+// Applies a delta built by AccumulateDelta (kSum and kSgd: as one update).
+inline void ApplyDelta(const OptimizerConfig& o, float* value, float* state, const float* delta,
+                       uint32_t len) {
+  if (o.kind != OptimizerKind::kAdaGrad) return ApplyUpdate(o, value, state, delta, len);
   for (uint32_t i = 0; i < len; ++i) {
-    float step = u[i];
-    if (o.kind == OptimizerKind::kSgd) step *= o.learning_rate;
-    if (o.kind == OptimizerKind::kAdaGrad)
-      step *= o.learning_rate / std::sqrt(state[i] + u[i] * u[i] + o.epsilon);
-    sum += step * step;
+    state[i] += delta[len + i];
+    value[i] -= o.learning_rate * delta[i] / std::sqrt(state[i] + o.epsilon);
   }
-  return sum;
 }
 
 }  // namespace augur

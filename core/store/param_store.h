@@ -7,7 +7,10 @@
 //
 // Each entry holds the value, the optimizer state beside it (optimizer.h) and,
 // for replicas, the delta not yet synchronised. A "row" (Install/Remove/
-// ReadRow) is value followed by state: what moves on relocation.
+// ReadRow) is value followed by state: what moves on relocation. A replica's
+// delta has a row's length too (optimizer.h, AccumulateDelta): the sum of
+// the updates pushed to it since its last sync and, with AdaGrad, the sum
+// of their squares; its main copy applies it with ApplyDeltaTo.
 //
 // A key is *present* when this node holds its main copy or a replica. Whether a
 // node may create a missing key on first touch (its initial value coming from
@@ -51,7 +54,8 @@ class ParamStore {
   struct Entry {
     float* value;
     float* state;  // optimizer state (StateRows() * length floats), or nullptr
-    float* delta;  // replicas only: updates since the last sync; nullptr for main copies
+    float* delta;  // replicas only: updates since the last sync (AccumulateDelta),
+                   // RowLength floats; nullptr for main copies
     uint32_t length;
     CopyKind kind;
     uint16_t* version;  // per-entry counter for the protocol (e.g. replica sync rounds; wraps)
@@ -72,7 +76,8 @@ class ParamStore {
   // Hot path. Each returns false (and does nothing) when the key is absent,
   // unless `create` is set, in which case a main copy is created first.
   bool Pull(Key key, float* out, bool create);
-  // Applies the optimizer (kSum: value += update); replicas also add to delta.
+  // Applies the optimizer (kSum: value += update); a replica also adds the
+  // update to its delta.
   bool Push(Key key, const float* update, bool create);
   // Overwrites the value only (optimizer state and replica delta stay).
   bool Set(Key key, const float* value, bool create);
@@ -131,8 +136,17 @@ class ParamStore {
   // entry's stripe lock, or a caller with direct access (ResolveBatch).
   void ApplyPush(const Entry& e, const float* update) const {
     ApplyUpdate(optimizer_, e.value, e.state, update, e.length);
-    if (e.delta != nullptr)
-      for (uint32_t d = 0; d < e.length; ++d) e.delta[d] += update[d];
+    if (e.delta != nullptr) AccumulateDelta(optimizer_, update, e.length, e.delta);
+  }
+  // Applies a replica's delta (RowLength floats) to the entry, as one step.
+  // REQUIRES: the entry's stripe lock.
+  void ApplyDelta(const Entry& e, const float* delta) const {
+    augur::ApplyDelta(optimizer_, e.value, e.state, delta, e.length);
+  }
+  // The same under the key's lock: a replica's flush reaching its main copy
+  // (a replica here takes it too). False if the key is absent.
+  bool ApplyDeltaTo(Key key, const float* delta) {
+    return With(key, false, [&](Entry& e) { ApplyDelta(e, delta); });
   }
 
   // Runs f(Entry&) under the key's stripe lock. f must not call into the runtime.
@@ -152,10 +166,11 @@ class ParamStore {
   void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);
   // Removes the entry; copies its row into `row_out` (if not null). False if absent.
   bool Remove(Key key, float* row_out);
-  // Atomically (one lock): copies a replica's delta out and removes it. False if no replica.
+  // Atomically (one lock): copies a replica's delta (RowLength floats) out
+  // and removes it. False if no replica.
   bool TakeReplica(Key key, float* delta_out);
   // Atomically replaces the key's entry with a main copy from `row`; if it was
-  // a replica, its unsynchronised delta is then applied as one update.
+  // a replica, its unsynchronised delta is then applied to it.
   void InstallMain(Key key, const float* row, uint16_t version);
   bool Contains(Key key);
   size_t Size();
@@ -188,7 +203,7 @@ class ParamStore {
   Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);
   uint32_t SlotFloats(const Slot& slot) const {
-    return slot.length * (1 + optimizer_.StateRows() + (slot.kind == CopyKind::kReplica ? 1 : 0));
+    return slot.length * (1 + optimizer_.StateRows()) * (slot.kind == CopyKind::kReplica ? 2 : 1);
   }
   Entry View(Stripe& s, Slot& slot) const {
     float* base = s.arena.At(slot.offset);

@@ -3,6 +3,7 @@
 // read-your-writes on non-replicated keys, replica staleness, Set on replicas.
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -282,6 +283,52 @@ TEST_CASE("a refreshed replica keeps its own pending pushes, for sum and sgd",
       INFO(OptimizerKindName(kind) << " read " << i << " saw " << seen[i]);
       REQUIRE(seen[i] == static_cast<float>(i + 1));
     }
+  }
+}
+
+// With AdaGrad, a replica's flush must grow its main copy's accumulator by
+// the sum of the squared gradients pushed to the replica, as separate steps
+// would, not by the square of their sum: that inflates a hot row's
+// accumulator by the number of pushes a flush sums and slows the row for
+// good. Only node 1 pushes, so the main copy's accumulator is known exactly,
+// and its value must have moved at least as far as one step of all pushes
+// under that accumulator, at most as far as the sequential steps.
+TEST_CASE("a replica's AdaGrad flush grows the accumulator as separate steps would",
+          "[protocol][replication]") {
+  LoopbackOptions o = Storm(2, 1, 9, "replicate-all");
+  o.node.optimizer.kind = OptimizerKind::kAdaGrad;
+  o.node.optimizer.learning_rate = 0.5f;
+  o.node.optimizer.initial_accumulator = 1.0f;
+  o.node.sync_period_seconds = 1e-3;  // several pushes per flush
+  LoopbackCluster cluster(o);
+  const Key key = KeyHomedAtNode0(cluster);
+  constexpr int kPushes = 40;
+  const std::vector<float> g{0.75f, -0.5f};
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> keys{key};
+                std::vector<float> v(2);
+                w.Wait(w.Pull(keys, v));  // both nodes hold the key from here on
+                w.Barrier();
+                if (w.node_id() == 1)
+                  for (int i = 0; i < kPushes; ++i) w.Wait(w.Push(keys, g));
+                w.WaitSync();
+                w.Barrier();
+              })
+              .ok());
+  CHECK(cluster.node(1).Metrics()[NodeCounter::kReplicaSyncs] >= 1);
+  std::vector<float> row(4);
+  REQUIRE(cluster.node(0).store().ReadRow(key, row.data()));
+  for (int d = 0; d < 2; ++d) {
+    INFO("dimension " << d);
+    const float acc = 1.0f + kPushes * g[d] * g[d];
+    CHECK(row[2 + d] == Approx(acc).epsilon(1e-4));
+    float sequential = 0;
+    for (int i = 1; i <= kPushes; ++i)
+      sequential += 0.5f * std::fabs(g[d]) / std::sqrt(1.0f + i * g[d] * g[d]);
+    const float one_step = 0.5f * kPushes * std::fabs(g[d]) / std::sqrt(acc);
+    CHECK(std::fabs(row[d]) >= one_step * (1 - 1e-4f));
+    CHECK(std::fabs(row[d]) <= sequential * (1 + 1e-4f));
   }
 }
 
