@@ -78,6 +78,7 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "out",
                                                   "policy",
                                                   "replicate",
+                                                  "replicas",
                                                   "sync_period",
                                                   "sync_significance",
                                                   "sync_round_keys",
