@@ -4,10 +4,6 @@
 // otherwise the requester gets a replica. Re-evaluated at every sync round: a
 // replica whose holder is the only remaining interested node is upgraded to
 // the main copy; replicas are dropped (after flushing) when local intent ends.
-// Constructed with replicate = false, it relocates only (contended keys move
-// to each requester in turn, as with relocate, but timed by intent): the
-// experiments turn replicas off for AdaGrad workloads, where they measured
-// worse (experiments/jobs/management_options.h).
 #pragma once
 
 #include "core/policy/policy.h"
@@ -16,20 +12,16 @@ namespace augur {
 
 class AdaptivePolicy final : public Policy {
  public:
-  explicit AdaptivePolicy(bool replicate = true) : replicate_(replicate) {}
   const char* name() const override { return "adaptive"; }
   bool LocalizesOnIntent() const override { return true; }
   bool IsStaticReplica(Key) const override { return false; }
   Placement Place(const KeyView& v) const override {
-    return replicate_ && (v.owner_has_intent || v.other_holders > 0) ? Placement::kReplicate
-                                                                     : Placement::kRelocate;
+    return (v.owner_has_intent || v.other_holders > 0) ? Placement::kReplicate
+                                                       : Placement::kRelocate;
   }
   bool Upgrade(const KeyView& v) const override {
     return !v.owner_has_intent && v.other_holders == 0;
   }
-
- private:
-  const bool replicate_;
 };
 
 }  // namespace augur

@@ -14,16 +14,15 @@ const std::vector<std::string>& PolicyNames() {
   return kNames;
 }
 
-Result<std::shared_ptr<const Policy>> MakePolicy(const std::string& name, PolicyOptions options) {
+Result<std::shared_ptr<const Policy>> MakePolicy(const std::string& name,
+                                                 std::vector<Key> hot_keys) {
   if (name == "classic") return std::shared_ptr<const Policy>(std::make_shared<ClassicPolicy>());
   if (name == "replicate-all")
     return std::shared_ptr<const Policy>(std::make_shared<ReplicateAllPolicy>());
   if (name == "relocate") return std::shared_ptr<const Policy>(std::make_shared<RelocatePolicy>());
   if (name == "nups")
-    return std::shared_ptr<const Policy>(std::make_shared<NupsPolicy>(std::move(options.hot_keys)));
-  if (name == "adaptive")
-    return std::shared_ptr<const Policy>(
-        std::make_shared<AdaptivePolicy>(options.adaptive_replicas));
+    return std::shared_ptr<const Policy>(std::make_shared<NupsPolicy>(std::move(hot_keys)));
+  if (name == "adaptive") return std::shared_ptr<const Policy>(std::make_shared<AdaptivePolicy>());
   return Status::Error("unknown policy '" + name +
                        "' (expected classic|replicate-all|relocate|nups|adaptive)");
 }

@@ -42,17 +42,10 @@ class Policy {
   virtual bool Upgrade(const KeyView& view) const = 0;
 };
 
-// How MakePolicy configures the policies that take options.
-struct PolicyOptions {
-  // nups: the keys it replicates (the top-K by access frequency).
-  std::vector<Key> hot_keys;
-  // adaptive: whether contended keys get replicas (else they relocate).
-  bool adaptive_replicas = true;
-};
-
 // classic | replicate-all | relocate | nups | adaptive.
+// `hot_keys`: the keys nups replicates (the top-K by access frequency).
 Result<std::shared_ptr<const Policy>> MakePolicy(const std::string& name,
-                                                 PolicyOptions options = {});
+                                                 std::vector<Key> hot_keys = {});
 const std::vector<std::string>& PolicyNames();
 
 }  // namespace augur

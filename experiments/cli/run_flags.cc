@@ -46,11 +46,6 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
                  "(at most --sync-max-deferred rounds). For links that sync traffic saturates "
                  "(0: all)")
       ->capture_default_str();
-  app.add_option("--replicas", c->replicas,
-                 "adaptive: whether keys several nodes want at once get replicas (on) or move "
-                 "to each in turn (off). auto: on, except for AdaGrad workloads (kge), where "
-                 "replicas measured worse quality at no gain in speed")
-      ->capture_default_str();
   app.add_option("--replica-clip", c->replica_clip,
                  "A replica flush larger than this factor x the node's running mean flush is "
                  "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd "

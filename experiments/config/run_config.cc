@@ -36,8 +36,6 @@ Status RunConfig::Validate() {
   if (!(sync_period_seconds > 0)) return Status::Error("--sync-period must be > 0");
   if (!(sync_significance >= 0 && sync_significance < 1))
     return Status::Error("--sync-significance must be in [0, 1)");
-  if (replicas != "auto" && replicas != "on" && replicas != "off")
-    return Status::Error("--replicas must be auto, on or off, not '" + replicas + "'");
   if (!(replica_clip == 0 || (replica_clip >= 1 && replica_clip < 1e6)))
     return Status::Error("--replica-clip must be 0 (off) or a factor >= 1");
   Result<AccessPattern> p = ParseAccessPattern(pattern);
@@ -76,7 +74,6 @@ nlohmann::json RunConfig::ToJson() const {
     j["sync_round_keys"] = sync_round_keys;
     j["replica_clip"] = replica_clip;
     j["replicate"] = replicate;
-    j["replicas"] = replicas;
     j["act_immediately"] = act_immediately;
     j["lookahead"] = zipf.lookahead;
     j["verify"] = verify;

@@ -36,8 +36,6 @@ struct RunConfig {
   uint32_t sync_round_keys = 0;    // --sync-round-keys (0: all)
   double replica_clip = 2.0;       // --replica-clip (core ReplicaDeltaBound; 0: off)
   uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
-  std::string replicas =
-      "auto";  // --replicas auto|on|off: adaptive's replicas (management_options.h)
   bool act_immediately = false;
   // Loopback network model.
   NetworkModelOptions network;

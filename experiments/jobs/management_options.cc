@@ -4,18 +4,9 @@
 
 namespace augur {
 
-bool AdaptiveReplicas(const RunConfig& config, OptimizerKind optimizer) {
-  if (config.replicas == "on") return true;
-  if (config.replicas == "off") return false;
-  return optimizer != OptimizerKind::kAdaGrad;  // auto
-}
-
 Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, NodeOptions* o) {
   if (config.replicate > 0 && hot_keys.size() > config.replicate) hot_keys.resize(config.replicate);
-  PolicyOptions options;
-  options.hot_keys = std::move(hot_keys);
-  options.adaptive_replicas = AdaptiveReplicas(config, o->optimizer.kind);
-  Result<std::shared_ptr<const Policy>> policy = MakePolicy(config.policy, std::move(options));
+  Result<std::shared_ptr<const Policy>> policy = MakePolicy(config.policy, std::move(hot_keys));
   if (!policy.ok()) return policy.status().WithContext("--policy");
   o->policy = *policy;
   o->sync_period_seconds = config.sync_period_seconds;

@@ -78,7 +78,6 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "out",
                                                   "policy",
                                                   "replicate",
-                                                  "replicas",
                                                   "sync_period",
                                                   "sync_significance",
                                                   "sync_round_keys",

@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "experiments/jobs/management_options.h"
 #include "experiments/partition/work_split.h"
 
 namespace augur {
@@ -16,31 +15,6 @@ TEST_CASE("the default policy is adaptive", "[config]") {
   REQUIRE(c.Validate().ok());
   CHECK(c.policy == "adaptive");
   CHECK(c.ToJson()["policy"] == "adaptive");
-}
-
-TEST_CASE("adaptive's replicas follow the replicas flag: auto turns them off for AdaGrad only",
-          "[config]") {
-  // A contended key: the owner's workers want it too.
-  const KeyView contended{1, true, 0};
-  auto placement = [&](const std::string& replicas, OptimizerKind kind) {
-    RunConfig c;
-    c.replicas = replicas;
-    REQUIRE(c.Validate().ok());
-    NodeOptions o;
-    o.optimizer.kind = kind;
-    REQUIRE(ConfigureManagement(c, {}, &o).ok());
-    return o.policy->Place(contended);
-  };
-  CHECK(placement("auto", OptimizerKind::kAdaGrad) == Placement::kRelocate);
-  CHECK(placement("auto", OptimizerKind::kSgd) == Placement::kReplicate);
-  CHECK(placement("auto", OptimizerKind::kSum) == Placement::kReplicate);
-  CHECK(placement("on", OptimizerKind::kAdaGrad) == Placement::kReplicate);
-  CHECK(placement("off", OptimizerKind::kSgd) == Placement::kRelocate);
-  RunConfig bad;
-  bad.replicas = "sometimes";
-  const Status s = bad.Validate();
-  REQUIRE_FALSE(s.ok());
-  CHECK(s.message().find("--replicas") != std::string::npos);
 }
 
 TEST_CASE("the default partition blocks mf on several nodes and splits the rest at random",

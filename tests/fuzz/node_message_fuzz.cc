@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   NodeOptions o;
   o.workers = 1;
   o.layout = ValueLayout(2);
-  o.policy = *MakePolicy(policies[(setup / 3) % policies.size()], {.hot_keys = {1, 2}});
+  o.policy = *MakePolicy(policies[(setup / 3) % policies.size()], {1, 2});
   if (setup & 0x40) o.optimizer.kind = OptimizerKind::kAdaGrad;
   o.act_immediately = true;
   FuzzRuntime rt(self, 3);

@@ -6,7 +6,7 @@ namespace augur {
 namespace {
 
 std::shared_ptr<const Policy> Make(const std::string& name, std::vector<Key> hot = {}) {
-  Result<std::shared_ptr<const Policy>> p = MakePolicy(name, {.hot_keys = std::move(hot)});
+  Result<std::shared_ptr<const Policy>> p = MakePolicy(name, std::move(hot));
   REQUIRE(p.ok());
   return *p;
 }
@@ -45,17 +45,6 @@ TEST_CASE("adaptive relocates uncontended keys, replicates contended ones, upgra
   CHECK(p->Upgrade(KeyView{1, false, 0}));                         // competing intent ended
   CHECK_FALSE(p->Upgrade(KeyView{1, true, 0}));
   CHECK_FALSE(p->Upgrade(KeyView{1, false, 2}));
-}
-
-TEST_CASE("adaptive without replicas relocates contended keys too", "[policy]") {
-  PolicyOptions options;
-  options.adaptive_replicas = false;
-  Result<std::shared_ptr<const Policy>> p = MakePolicy("adaptive", options);
-  REQUIRE(p.ok());
-  CHECK((*p)->LocalizesOnIntent());
-  CHECK((*p)->Place(KeyView{1, false, 0}) == Placement::kRelocate);
-  CHECK((*p)->Place(KeyView{1, true, 0}) == Placement::kRelocate);
-  CHECK((*p)->Place(KeyView{1, false, 3}) == Placement::kRelocate);
 }
 
 }  // namespace

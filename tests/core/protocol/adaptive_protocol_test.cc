@@ -20,7 +20,7 @@ using testing::JitteryCluster;
 LoopbackOptions Storm(uint32_t nodes, uint32_t workers, uint64_t seed, const std::string& policy,
                       std::vector<Key> hot = {}, double significance = 0) {
   LoopbackOptions o = JitteryCluster(nodes, workers, seed);
-  o.node.policy = *MakePolicy(policy, {.hot_keys = std::move(hot)});
+  o.node.policy = *MakePolicy(policy, std::move(hot));
   o.node.sync_period_seconds = 20e-6;  // several sync rounds per run
   o.node.sync_significance = significance;
   return o;

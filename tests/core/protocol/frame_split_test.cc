@@ -149,7 +149,7 @@ TEST_CASE("the sum invariant holds with every large message split", "[protocol][
           for (int i = 0; i < kBatch; ++i) expected[keys[i]] += up[2 * i];
         }
     LoopbackOptions o = JitteryCluster(3, 2, seed);
-    o.node.policy = *MakePolicy(policy, {.hot_keys = {Mix64(0), Mix64(1)}});
+    o.node.policy = *MakePolicy(policy, {Mix64(0), Mix64(1)});
     o.node.sync_period_seconds = 20e-6;
     o.max_frame_bytes = kFrameLimit;
     LoopbackCluster cluster(o);
