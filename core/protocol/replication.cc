@@ -81,7 +81,7 @@ size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
   for (auto it = replicas_.begin(); it != replicas_.end();) {
     const Key k = it->first;
     HeldReplica& r = it->second;
-    const uint32_t len = cx_.store.RowLength(k);  // the delta (AccumulateDelta)
+    const uint32_t len = cx_.store.DeltaLength(k);
     const bool drop = !r.is_static && intents_.ActiveCount(k) == 0;
     if (may_defer && !drop && r.deferred < sync_max_deferred_) {
       bool defer = false;

@@ -68,7 +68,7 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
         cx_.store.With(k, false, [&](ParamStore::Entry& e) {
           if (e.kind != CopyKind::kReplica) return;
           std::memcpy(e.value, item.values.data(), len * sizeof(float));
-          std::memset(e.delta, 0, cx_.store.RowLength(k) * sizeof(float));
+          std::memset(e.delta, 0, cx_.store.DeltaLength(k) * sizeof(float));
         });
       } else if (cx_.policy.IsStaticReplica(k) && cx_.HomeOf(k) != cx_.self &&
                  !relocation_.Incoming(k) && !cx_.store.Contains(k)) {

@@ -38,7 +38,7 @@ std::function<uint32_t(size_t)> SendQueue::ValuesPerKey(const Message& m) const 
       return [this, &m](size_t i) { return store_.layout().Length(m.keys[i]); };
     case MessageType::kSyncRequest:
       return [this, &m](size_t i) {
-        return SyncCarriesDelta(m.slots[i]) ? store_.RowLength(m.keys[i]) : 0;
+        return SyncCarriesDelta(m.slots[i]) ? store_.DeltaLength(m.keys[i]) : 0;
       };
     case MessageType::kHandover:
     case MessageType::kReplicaGrant:

@@ -205,7 +205,7 @@ bool ParamStore::TakeReplica(Key key, float* delta_out) {
   Slot* slot = s.index.Find(key);
   if (slot == nullptr || slot->kind != CopyKind::kReplica) return false;
   const Entry e = View(s, *slot);
-  std::memcpy(delta_out, e.delta, RowLength(key) * sizeof(float));
+  std::memcpy(delta_out, e.delta, DeltaLength(key) * sizeof(float));
   Free(s, *slot);
   s.index.Erase(key);
   return true;
@@ -217,7 +217,7 @@ void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
   std::vector<float> delta;
   if (Slot* old = s.index.Find(key)) {
     const Entry e = View(s, *old);
-    if (e.delta != nullptr) delta.assign(e.delta, e.delta + RowLength(key));
+    if (e.delta != nullptr) delta.assign(e.delta, e.delta + DeltaLength(key));
     Free(s, *old);
     s.index.Erase(key);
   }

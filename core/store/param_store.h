@@ -55,7 +55,7 @@ class ParamStore {
     float* value;
     float* state;  // optimizer state (StateRows() * length floats), or nullptr
     float* delta;  // replicas only: updates since the last sync (AccumulateDelta),
-                   // RowLength floats; nullptr for main copies
+                   // DeltaLength floats; nullptr for main copies
     uint32_t length;
     CopyKind kind;
     uint16_t* version;  // per-entry counter for the protocol (e.g. replica sync rounds; wraps)
@@ -72,6 +72,8 @@ class ParamStore {
   const OptimizerConfig& optimizer() const { return optimizer_; }
   // Floats in a row (value + optimizer state) of this key.
   uint32_t RowLength(Key key) const { return layout_.Length(key) * (1 + optimizer_.StateRows()); }
+  // Floats in a replica's delta of this key (AccumulateDelta): a row's.
+  uint32_t DeltaLength(Key key) const { return RowLength(key); }
 
   // Hot path. Each returns false (and does nothing) when the key is absent,
   // unless `create` is set, in which case a main copy is created first.
@@ -138,7 +140,7 @@ class ParamStore {
     ApplyUpdate(optimizer_, e.value, e.state, update, e.length);
     if (e.delta != nullptr) AccumulateDelta(optimizer_, update, e.length, e.delta);
   }
-  // Applies a replica's delta (RowLength floats) to the entry, as one step.
+  // Applies a replica's delta (DeltaLength floats) to the entry, as one step.
   // REQUIRES: the entry's stripe lock.
   void ApplyDelta(const Entry& e, const float* delta) const {
     augur::ApplyDelta(optimizer_, e.value, e.state, delta, e.length);
@@ -166,7 +168,7 @@ class ParamStore {
   void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);
   // Removes the entry; copies its row into `row_out` (if not null). False if absent.
   bool Remove(Key key, float* row_out);
-  // Atomically (one lock): copies a replica's delta (RowLength floats) out
+  // Atomically (one lock): copies a replica's delta (DeltaLength floats) out
   // and removes it. False if no replica.
   bool TakeReplica(Key key, float* delta_out);
   // Atomically replaces the key's entry with a main copy from `row`; if it was

@@ -78,7 +78,7 @@ Fingerprint Take(Node& node, const FuzzRuntime& rt) {
       }
     };
     mix(e.value, e.length);
-    mix(e.delta, node.store().RowLength(k));
+    mix(e.delta, node.store().DeltaLength(k));
     f.store += h;  // order-free: stripes iterate in any order
   });
   f.directory = node.DirectoryEntries();
