@@ -6,7 +6,8 @@
 # each node one process with 1 worker:
 #   loopback   the nodes on 127.0.0.1 in this namespace (unshaped);
 #   1gbit, 100mbit  the nodes in network namespaces joined by veth pairs to a bridge, every
-#              veth end shaped with `tc tbf` to the rate in both directions, and
+#              veth end shaped with `tc tbf` to the rate in both directions (bucket: below),
+#              and
 #              --emulate-latency 50us / 200us on every received frame (this kernel has no netem).
 # Every node's process is pinned to its own core with taskset where nodes <= cores, and
 # shares all cores otherwise; the simulated hosts are the same: --host-cores 1 each, and at
@@ -115,11 +116,16 @@ trap cleanup EXIT
 if [[ " ${nets[*]} " == *" 1gbit "* || " ${nets[*]} " == *" 100mbit "* ]]; then
   netns_star "$tag" 10.79.0 3 || { echo "bench-fidelity.sh: cannot create network namespaces" >&2; exit 1; }
 fi
-shape() {  # shape RATE: every veth end, both directions
+# tbf's bucket: tokens saved while a link sat idle let that many bytes through at memory
+# speed later, which no NIC does. At 100mbit the bucket holds about one packet (2kb):
+# with tbf's customary 64kb, 2 zipf nodes took 0.224 s per epoch against 0.299 s with
+# 2kb (kge 2.33 s against 2.56 s). At 1gbit it stays 64kb (0.5 ms of the rate): with
+# 2kb the shaper itself held 2 zipf nodes to 0.22 s per epoch, slower than at 100mbit.
+shape() {  # shape RATE BURST: every veth end, both directions
   local i
   for i in 0 1 2; do
-    ip netns exec "$tag-$i" tc qdisc replace dev v$i root tbf rate "$1" burst 64kb latency 100ms
-    ip netns exec "$tag-br" tc qdisc replace dev b$i root tbf rate "$1" burst 64kb latency 100ms
+    ip netns exec "$tag-$i" tc qdisc replace dev v$i root tbf rate "$1" burst "$2" latency 100ms
+    ip netns exec "$tag-br" tc qdisc replace dev b$i root tbf rate "$1" burst "$2" latency 100ms
   done
 }
 # The share of a core a busy thread gets now, one per core at once, pinned (mean over the
@@ -146,13 +152,13 @@ port=29800
 printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded\n' >"$out/matrix.csv"
 for net in "${nets[@]}"; do
   case $net in
-    loopback) rate="" lat_us=0 ;;
-    1gbit) rate=1gbit lat_us=50 ;;
-    100mbit) rate=100mbit lat_us=200 ;;
+    loopback) rate="" lat_us=0 burst="" ;;
+    1gbit) rate=1gbit lat_us=50 burst=64kb ;;
+    100mbit) rate=100mbit lat_us=200 burst=2kb ;;
   esac
   sim_net=()
   if [ -n "$rate" ]; then
-    shape "$rate"
+    shape "$rate" "$burst"
     rtt_ms=$(ip netns exec "$tag-0" ping -q -c 50 -i 0.01 -s 56 10.79.0.2 | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
     [ -n "$rtt_ms" ] || { log "could not read the ping RTT"; exit 1; }
     # A star route crosses 2 links: each gets half of (the path's one-way + the emulated latency).

@@ -13,10 +13,18 @@
 // nothing on the wire is in a FIFO (round robin across destinations). Each of
 // the node's `lanes` NIC actors (--nic-lanes; 1 = a strictly serial NIC) takes
 // the next destination and puts its whole parcel into that node's wire
-// mailbox as one comm of exactly the sum of the frames' encoded sizes
-// (bandwidth and sharing with other nodes' transfers on shared links come
-// from SimGrid), waiting for it. The receiving node's wire actor (its mailbox's permanent receiver)
-// hands the parcel to its Inbox due after the route's latency (LatencyTo:
+// mailbox, waiting for each comm: a comm carries exactly the sum of its
+// frames' encoded sizes (bandwidth and sharing with other nodes' transfers
+// on shared links come from SimGrid). A parcel goes as one comm when it
+// takes at most kDeliveryQuantum on the route's bottleneck link, else in
+// consecutive chunks of whole frames that each take about that long, so a
+// frame reaches the receiver when its own bytes have crossed, not when the
+// whole parcel has: as on a TCP stream, where the receiver reads a frame
+// as soon as its last segment arrived. (Measured: one comm per parcel made
+// 2-node runs over 100 Mbit/s 1.2-1.5x slower than the real backend on
+// shaped links; chunked, within 1-2%. At 10 Gbit/s a chunk is 12.5 KB, so
+// small frames still share a comm and the LMM sees few.) The receiving node's wire actor (its mailbox's permanent receiver)
+// hands each comm's frames to its Inbox due after the route's latency (LatencyTo:
 // the platform's link latencies, applied here instead of inside SimGrid, so
 // latency overlaps across destinations while transmission is serialised like
 // a real NIC's). A lane prefers the oldest ready destination that no other
@@ -56,13 +64,17 @@ class Nic {
 
   // Route latency from this node to `to` (seconds; looked up once per pair).
   double LatencyTo(NodeId to);
+  // The longest a comm carrying several frames takes on its route's bottleneck.
+  static constexpr double kDeliveryQuantum = 10e-6;
   uint64_t transfers() const { return transfers_; }
 
  private:
   struct Channel {
     Parcel* pending = nullptr;  // frames queued, not yet on the wire
     bool on_wire = false;       // a parcel to this destination is being transferred
-    double latency = -1;        // route latency to this destination; -1: not looked up yet
+    bool route_known = false;   // latency and chunk_bytes looked up (Route)
+    double latency = 0;         // route latency to this destination
+    uint64_t chunk_bytes = 0;   // kDeliveryQuantum of the route's bottleneck bandwidth
   };
 
   SimCluster& cluster_;
@@ -73,6 +85,12 @@ class Nic {
   uint32_t parked_ = 0;                      // lanes waiting for work
   static constexpr size_t kPickWindow = 64;  // ready destinations PickReady looks at
   void MakeReady(NodeId to);
+  // Puts p's frames on the wire to `to`, in chunks (above). Throws what a
+  // put throws, after handing the parcel in flight back to the pool.
+  void Transmit(NodeId to, Parcel* p);
+  void Put(NodeId to, Parcel* p);
+  // The channel to `to`, its route looked up (once per pair).
+  Channel& Route(NodeId to);
   NodeId PickReady();
   uint64_t transfers_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <limits>
 #include <simgrid/s4u.hpp>
 
 #include "core/base/check.h"
@@ -93,16 +94,18 @@ void SimCluster::StartTimer(NodeId node, double delay_seconds, uint64_t timer_id
   inboxes_[node]->Push(p, sg4::Engine::get_clock() + std::max(0.0, delay_seconds));
 }
 
-double SimCluster::RouteLatency(NodeId from, NodeId to) const {
+SimCluster::Route SimCluster::RouteBetween(NodeId from, NodeId to) const {
   std::vector<sg4::Link*> links;
   double ignored = 0;  // SimGrid's own sum: 0, the links' latencies were taken out
   platform_.hosts[from]->route_to(platform_.hosts[to], links, &ignored);
-  double latency = 0;
+  Route route;
+  route.bandwidth = std::numeric_limits<double>::infinity();
   for (const sg4::Link* link : links) {
     auto it = link_latency_.find(link);
-    if (it != link_latency_.end()) latency += it->second;
+    if (it != link_latency_.end()) route.latency += it->second;
+    route.bandwidth = std::min(route.bandwidth, link->get_bandwidth());
   }
-  return latency;
+  return route;
 }
 
 void SimCluster::Abort(Status error, std::optional<NodeFailure> failure) {

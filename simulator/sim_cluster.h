@@ -12,7 +12,7 @@
 // Network model: CM02 without cross-traffic for bandwidth and sharing (LV08,
 // SimGrid's default, multiplies small-message latency ~13x; CM02 gives
 // textbook size/bandwidth). Link latencies are taken out of SimGrid's links
-// when the platform is built and applied per route by the Nic (RouteLatency).
+// when the platform is built and applied per route by the Nic (RouteBetween).
 // Not thread-safe: Create, Run() once, inspect.
 #pragma once
 
@@ -92,7 +92,13 @@ class SimCluster {
   void TransferStarted(NodeId to) { ++transfers_into_[to]; }
   void TransferEnded(NodeId to) { --transfers_into_[to]; }
   // Sum of the platform's latencies on the route from -> to (seconds).
-  double RouteLatency(NodeId from, NodeId to) const;
+  // A route's latency (seconds: the sum of its links') and bottleneck
+  // bandwidth (bytes per second: its slowest link's).
+  struct Route {
+    double latency = 0;
+    double bandwidth = 0;
+  };
+  Route RouteBetween(NodeId from, NodeId to) const;
   ParcelPool& parcels() { return parcels_; }
   ComputeModel& compute_model() { return compute_; }
   void WorkerFinished() { ++stats_.workers_finished; }

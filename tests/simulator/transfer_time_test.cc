@@ -54,5 +54,51 @@ TEST_CASE("1 MB push over 100 Gbit per s and 0.6 us links matches the arithmetic
   CheckPushRoundTrip(12.5e9, 0.6e-6, 4096, 64);
 }
 
+// Node 0's worker issues three pushes of the same size to node 1 at once and
+// then waits for each. The NIC sends them back to back; a frame must reach
+// node 1 when its own bytes have crossed the link, even when it left in one
+// parcel with the frames queued behind it (nic.h). So push i's ack is back
+// after i transmission times plus the two messages' latencies, not after
+// the whole parcel's transmission.
+TEST_CASE("frames queued together arrive one by one as their own bytes cross the link", "[sim]") {
+  const double bandwidth = 12.5e6, latency = 100e-6;  // 100 Mbit/s, 100 us per link
+  const uint32_t keys = 4096, dim = 64;               // about 1 MB per push
+  SimClusterOptions o;
+  o.nodes = 2;
+  o.node.workers = 1;
+  o.node.layout = ValueLayout(dim);
+  o.sim.platform = "star";
+  o.sim.link_bandwidth_bytes_per_second = bandwidth;
+  o.sim.link_latency_seconds = latency;
+  o.sim.progress = false;
+  Result<std::unique_ptr<SimCluster>> c = SimCluster::Create(o);
+  REQUIRE(c.ok());
+  std::vector<std::vector<Key>> pushes(3);
+  Key k = 1;
+  for (auto& p : pushes)
+    while (p.size() < keys)
+      if (HomeNode(++k, 2) == 1) p.push_back(k);
+  std::vector<double> done;
+  Status s = (*c)->Run([&](Worker& w) {
+    if (w.node_id() != 0) return;
+    std::vector<float> values(size_t{keys} * dim, 1.0f);
+    std::vector<Ticket> tickets;
+    for (const auto& p : pushes) tickets.push_back(w.Push(p, values));
+    for (Ticket t : tickets) {
+      w.Wait(t);
+      done.push_back(w.Now());
+    }
+  });
+  REQUIRE(s.ok());
+  const SimRunStats& st = (*c)->stats();
+  REQUIRE(st.messages == 6);  // three pushes and their acks
+  const double per_push = static_cast<double>(st.bytes) / 3 / bandwidth;  // acks: a few bytes
+  for (size_t i = 0; i < done.size(); ++i) {
+    const double expected = static_cast<double>(i + 1) * per_push + 4 * latency;
+    INFO("push " << i << ": expected " << expected << " s, simulated " << done[i] << " s");
+    CHECK(std::abs(done[i] - expected) <= 0.01 * expected);
+  }
+}
+
 }  // namespace
 }  // namespace augur
