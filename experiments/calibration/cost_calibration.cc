@@ -267,7 +267,7 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
   if (!a.ok()) return a.status();
   // The longer run, with more epochs until its extra CPU is large against the noise.
-  constexpr double kMinExtraCpu = 0.5;  // seconds
+  constexpr double kMinExtraCpu = 4.0;  // seconds
   constexpr uint32_t kMaxExtraEpochs = 256;
   uint32_t extra = options.extra_epochs;
   Result<ChildRun> b = LaunchTwoNodes(config, options, options.base_epochs + extra);

@@ -12,7 +12,9 @@
 //                cost below, over the difference of their samples.
 //                Differencing removes start-up, data loading and evaluation;
 //                the longer run gets more epochs until its extra CPU is at
-//                least 0.5 s and twice the handling cost.
+//                least 4 s and twice the handling cost (at 0.5 s, mf's cost
+//                per sample moved 352-771 ns between calibrations; at 4 s,
+//                397-485 ns in three in a row).
 //   message cost the protocol's handling of one incoming message, fixed +
 //                per byte: Node::OnMessage for pull and push requests of 8
 //                and 256 rows of the workload's layout, plus the socket's
