@@ -4,6 +4,7 @@
 // (catch_discover_tests), so every case builds exactly one SimCluster.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "core/protocol/home.h"
@@ -12,10 +13,9 @@
 namespace augur {
 namespace {
 
-// Node 0's worker pushes `keys` values of `dim` floats homed at node 1 and waits
-// for the ack: two messages, each crossing two links of the star
-// (2 x latency + bytes / bandwidth), and nothing else in flight.
-void CheckPushRoundTrip(double bandwidth, double latency, uint32_t keys, uint32_t dim) {
+// Two nodes with one worker each on a star of links with this bandwidth and
+// latency, `dim` floats per key.
+std::unique_ptr<SimCluster> TwoNodeStar(double bandwidth, double latency, uint32_t dim) {
   SimClusterOptions o;
   o.nodes = 2;
   o.node.workers = 1;
@@ -26,18 +26,26 @@ void CheckPushRoundTrip(double bandwidth, double latency, uint32_t keys, uint32_
   o.sim.progress = false;
   Result<std::unique_ptr<SimCluster>> c = SimCluster::Create(o);
   REQUIRE(c.ok());
+  return std::move(*c);
+}
+
+// Node 0's worker pushes `keys` values of `dim` floats homed at node 1 and waits
+// for the ack: two messages, each crossing two links of the star
+// (2 x latency + bytes / bandwidth), and nothing else in flight.
+void CheckPushRoundTrip(double bandwidth, double latency, uint32_t keys, uint32_t dim) {
+  std::unique_ptr<SimCluster> c = TwoNodeStar(bandwidth, latency, dim);
   std::vector<Key> remote;
   for (Key k = 1; remote.size() < keys; ++k)
     if (HomeNode(k, 2) == 1) remote.push_back(k);
   double finished = -1;
-  Status s = (*c)->Run([&](Worker& w) {
+  Status s = c->Run([&](Worker& w) {
     if (w.node_id() != 0) return;
     std::vector<float> values(size_t{keys} * dim, 1.0f);
     w.Wait(w.Push(remote, values));
     finished = w.Now();
   });
   REQUIRE(s.ok());
-  const SimRunStats& st = (*c)->stats();
+  const SimRunStats& st = c->stats();
   REQUIRE(st.messages == 2);  // the push and its ack
   const double expected = 4 * latency + static_cast<double>(st.bytes) / bandwidth;
   INFO("bytes " << st.bytes << " expected " << expected << " s, simulated " << finished << " s");
@@ -63,23 +71,14 @@ TEST_CASE("1 MB push over 100 Gbit per s and 0.6 us links matches the arithmetic
 TEST_CASE("frames queued together arrive one by one as their own bytes cross the link", "[sim]") {
   const double bandwidth = 12.5e6, latency = 100e-6;  // 100 Mbit/s, 100 us per link
   const uint32_t keys = 4096, dim = 64;               // about 1 MB per push
-  SimClusterOptions o;
-  o.nodes = 2;
-  o.node.workers = 1;
-  o.node.layout = ValueLayout(dim);
-  o.sim.platform = "star";
-  o.sim.link_bandwidth_bytes_per_second = bandwidth;
-  o.sim.link_latency_seconds = latency;
-  o.sim.progress = false;
-  Result<std::unique_ptr<SimCluster>> c = SimCluster::Create(o);
-  REQUIRE(c.ok());
+  std::unique_ptr<SimCluster> c = TwoNodeStar(bandwidth, latency, dim);
   std::vector<std::vector<Key>> pushes(3);
   Key k = 1;
   for (auto& p : pushes)
     while (p.size() < keys)
       if (HomeNode(++k, 2) == 1) p.push_back(k);
   std::vector<double> done;
-  Status s = (*c)->Run([&](Worker& w) {
+  Status s = c->Run([&](Worker& w) {
     if (w.node_id() != 0) return;
     std::vector<float> values(size_t{keys} * dim, 1.0f);
     std::vector<Ticket> tickets;
@@ -90,7 +89,7 @@ TEST_CASE("frames queued together arrive one by one as their own bytes cross the
     }
   });
   REQUIRE(s.ok());
-  const SimRunStats& st = (*c)->stats();
+  const SimRunStats& st = c->stats();
   REQUIRE(st.messages == 6);  // three pushes and their acks
   const double per_push = static_cast<double>(st.bytes) / 3 / bandwidth;  // acks: a few bytes
   for (size_t i = 0; i < done.size(); ++i) {
