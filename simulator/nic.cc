@@ -1,6 +1,7 @@
 #include "simulator/nic.h"
 
 #include <algorithm>
+#include <limits>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <string>
@@ -141,7 +142,10 @@ Nic::Channel& Nic::Route(NodeId to) {
   if (!ch.route_known) {
     const SimCluster::Route r = cluster_.RouteBetween(self_, to);
     ch.latency = r.latency;
-    ch.chunk_bytes = std::max<uint64_t>(1, static_cast<uint64_t>(r.bandwidth * kDeliveryQuantum));
+    // A route without links (bandwidth infinite) never needs chunks.
+    const double chunk = r.bandwidth * kDeliveryQuantum;
+    ch.chunk_bytes = chunk < 1e18 ? std::max<uint64_t>(1, static_cast<uint64_t>(chunk))
+                                  : std::numeric_limits<uint64_t>::max();
     ch.route_known = true;
   }
   return ch;
