@@ -1,5 +1,8 @@
 #include "core/protocol/intent_table.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace augur {
 
 void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock end, Clock clock) {
@@ -8,15 +11,27 @@ void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock 
       Signal{start, end, start > clock, std::vector<Key>(keys.begin(), keys.end())});
 }
 
+void IntentTable::PrefetchAhead(const std::vector<Key>& keys, size_t at) const {
+  // The first call (at 0) covers keys 0..kPrefetchKeys-1, each later one the
+  // key kPrefetchKeys ahead of the one about to be counted.
+  const size_t end = at == 0 ? std::min(kPrefetchKeys, keys.size()) : at + 1;
+  for (size_t j = at; j < std::min(end, keys.size()); ++j) keys_.PrefetchHashed(Mix64(keys[j]));
+}
+
 void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
                           std::vector<Key>* unwanted, std::vector<Clock>* leads) {
   PerWorker& pw = workers_[w];
   while (!pw.pending.empty() && pw.pending.top().start <= horizon) {
-    Signal s = pw.pending.top();
+    // Moved out, not copied (top() is const only to protect the order,
+    // which start and end, untouched by the move, still give pop()).
+    Signal s = std::move(const_cast<Signal&>(pw.pending.top()));
     pw.pending.pop();
     if (s.end <= clock) continue;  // expired before it was ever acted on
     leads->push_back(s.start - clock);
-    for (Key k : s.keys) {
+    PrefetchAhead(s.keys, 0);
+    for (size_t j = 0; j < s.keys.size(); ++j) {
+      PrefetchAhead(s.keys, j + kPrefetchKeys);
+      const Key k = s.keys[j];
       Counts& c = *keys_.Insert(k, Counts{}).first;
       if (++c.count == 1) wanted->push_back(k);
       if (s.ahead) ++c.ahead;
@@ -25,7 +40,11 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
   }
   while (!pw.active.empty() && pw.active.top().end <= clock) {
     const bool ahead = pw.active.top().ahead;
-    for (Key k : pw.active.top().keys) {
+    const std::vector<Key>& keys = pw.active.top().keys;
+    PrefetchAhead(keys, 0);
+    for (size_t j = 0; j < keys.size(); ++j) {
+      PrefetchAhead(keys, j + kPrefetchKeys);
+      const Key k = keys[j];
       Counts* c = keys_.Find(k);
       if (ahead) --c->ahead;
       if (--c->count == 0) {

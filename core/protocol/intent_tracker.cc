@@ -61,12 +61,13 @@ void IntentTracker::ActOnAll(Effects* fx) {
 void IntentTracker::ActOnIntents(WorkerId w, Effects* fx) {
   // Paused: the signals stay pending and activate once actions resume.
   if (quiesce_.paused()) return;
-  std::vector<Key> wanted, unwanted;
-  std::vector<Clock> leads;
-  intents_.Advance(w, clocks_[w], timing_.Horizon(w, clocks_[w]), &wanted, &unwanted, &leads);
-  for (Clock lead : leads) RecordLead(lead);
+  wanted_.clear();
+  unwanted_.clear();
+  leads_.clear();
+  intents_.Advance(w, clocks_[w], timing_.Horizon(w, clocks_[w]), &wanted_, &unwanted_, &leads_);
+  for (Clock lead : leads_) RecordLead(lead);
   if (!cx_.policy.LocalizesOnIntent()) return;
-  for (Key k : wanted) {
+  for (Key k : wanted_) {
     if (relocation_.Incoming(k) || cx_.store.Contains(k)) continue;
     if (cx_.HomeOf(k) == cx_.self && relocation_.DirectoryEntry(k) == nullptr) {
       // Never touched and homed here: create it now, so the access is local.

@@ -60,6 +60,9 @@ class IntentTracker {
   ActionTiming timing_;
   std::vector<Clock> clocks_;             // per worker, as last reported
   std::vector<uint64_t> lead_histogram_;  // intent lead, clocks
+  // ActOnIntents' scratch (engine lock held), reused so a clock allocates nothing.
+  std::vector<Key> wanted_, unwanted_;
+  std::vector<Clock> leads_;
 };
 
 }  // namespace augur

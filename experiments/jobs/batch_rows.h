@@ -38,14 +38,20 @@ class BatchRows {
 
   void Clear() {
     keys_.clear();
+    added_.clear();
     index_.Clear();
   }
   // The key's slot in this batch (the same for a key added twice).
   uint32_t Add(Key key) {
     const auto [slot, added] = index_.Insert(key);
     if (added) keys_.push_back(key);
+    added_.push_back(slot);
     return slot;
   }
+  // The slot each Add() since Clear() returned, in call order: a caller that
+  // adds its items' keys in a fixed pattern finds their rows (RowAt) without
+  // a lookup.
+  const std::vector<uint32_t>& added_slots() const { return added_; }
   // Pulls the rows of the added keys (waits). Zeroes the gradients.
   void Pull(Worker& w, bool keep_original);
   // The same, while sample(&keys, &values) runs (e.g. Worker::PullSample):
@@ -86,7 +92,8 @@ class BatchRows {
   void EndPull(Worker& w, Ticket t, bool keep_original);
 
   uint32_t row_;
-  std::vector<Key> keys_;  // by slot
+  std::vector<Key> keys_;        // by slot
+  std::vector<uint32_t> added_;  // Add()'s results, in call order
   BatchIndex index_;
   bool direct_ = false;                         // this batch uses the store's rows
   std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_

@@ -5,6 +5,21 @@
 
 namespace augur {
 
+namespace {
+// Calls f(rating) for each item in order, prefetching the ratings a few items
+// ahead: a worker's items are scattered over the training set, and a lookup
+// that depends on each rating would otherwise wait for its miss alone.
+template <typename F>
+void ForRatings(const std::vector<Rating>& train, std::span<const uint32_t> items, F&& f) {
+  constexpr size_t kAhead = 16;
+  for (size_t j = 0; j < std::min(kAhead, items.size()); ++j) __builtin_prefetch(&train[items[j]]);
+  for (size_t j = 0; j < items.size(); ++j) {
+    if (j + kAhead < items.size()) __builtin_prefetch(&train[items[j + kAhead]]);
+    f(train[items[j]]);
+  }
+}
+}  // namespace
+
 MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
     : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
@@ -50,28 +65,26 @@ BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const 
 
 void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
                        std::vector<Key>* keys) const {
-  for (uint32_t i : items) {
-    const Rating& x = task_->data().train[i];
+  ForRatings(task_->data().train, items, [&](const Rating& x) {
     keys->push_back(MfTask::RowKey(x.row));
     keys->push_back(MfTask::ColumnKey(x.col));
-  }
+  });
 }
 
 BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                              Rng& /*rng*/, SampleHandle /*negatives*/, BatchRows& rows) const {
   if (w.DirectAccess()) return TrainDirect(w, items);
   rows.Clear();
-  for (uint32_t i : items) {
-    const Rating& x = task_->data().train[i];
+  ForRatings(task_->data().train, items, [&](const Rating& x) {
     rows.Add(MfTask::RowKey(x.row));
     rows.Add(MfTask::ColumnKey(x.col));
-  }
+  });
   rows.Pull(w, /*keep_original=*/true);
   BatchStats s;
-  for (uint32_t i : items) {
-    const Rating& x = task_->data().train[i];
-    s.loss +=
-        task_->TrainRating(x, rows.Row(MfTask::RowKey(x.row)), rows.Row(MfTask::ColumnKey(x.col)));
+  const std::vector<uint32_t>& slot = rows.added_slots();  // row, column per rating
+  for (size_t j = 0; j < items.size(); ++j) {
+    const Rating& x = task_->data().train[items[j]];
+    s.loss += task_->TrainRating(x, rows.RowAt(slot[2 * j]), rows.RowAt(slot[2 * j + 1]));
   }
   rows.PushSgdSteps(w, task_->options().learning_rate);
   s.terms = s.samples = items.size();
