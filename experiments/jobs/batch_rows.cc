@@ -33,7 +33,9 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     return;
   }
   // A sampled key not pulled ordinarily becomes a row of the batch, valued
-  // from its first occurrence in the sample.
+  // from its first occurrence in the sample (room for all of them at once,
+  // so the rows are not moved again as they come).
+  values_.reserve(values_.size() + sampled_values_.size());
   for (size_t j = 0; j < sampled_keys_.size(); ++j) {
     const Key k = sampled_keys_[j];
     if (!index_.Insert(k).second) continue;
