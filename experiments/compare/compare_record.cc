@@ -42,6 +42,18 @@ double SamplesPerEpoch(const nlohmann::json& r) {
 
 }  // namespace
 
+double ReferenceCores(const nlohmann::json& run) {
+  const double workers = std::max(1.0, run.value("workers_per_node", 1.0));
+  const nlohmann::json* sim = nullptr;
+  if (run.contains("config") && run["config"].is_object() && run["config"].contains("sim"))
+    sim = &run["config"]["sim"];
+  if (sim == nullptr || !sim->is_object()) return workers;
+  double cores = sim->value("host_cores", 0.0);
+  if (cores <= 0) cores = workers + 1;  // the simulator's default: workers + protocol
+  const double speed = sim->value("host_speed_flops", kReferenceHostFlops) / kReferenceHostFlops;
+  return std::max(1e-9, std::min(workers, cores) * speed);
+}
+
 double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_cores) {
   const double per_epoch = SamplesPerEpoch(single);
   if (per_epoch <= 0) return 0;
@@ -69,10 +81,10 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
   for (CompareRecord& r : *records) {
     nlohmann::json& d = r.derived;
     const double epoch = MeanOf(r.result->value("epoch_seconds", nlohmann::json::array()));
-    const double workers =
-        r.baseline ? base_cores : std::max(1.0, r.result->value("workers_per_node", 1.0));
-    const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / workers;
+    const double cores = r.baseline ? base_cores : ReferenceCores(r.result);
+    const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / cores;
     d["epoch_seconds_mean"] = epoch;
+    d["reference_cores"] = cores;
     d["reference_epoch_seconds"] = reference;
     d["speedup_over_single"] = epoch > 0 ? reference / epoch : 0.0;
     const auto one = one_node_epoch.find(r.policy);

@@ -6,10 +6,12 @@
 //   speedup_over_single    reference epoch / epoch_seconds_mean, where the
 //                          reference is the baseline's measured time per sample
 //                          per core (BaselineSecondsPerSample) times the run's
-//                          samples per epoch, spread over the run's workers per
-//                          node: a single node with as many cores as one cluster
-//                          node, scaled linearly from the measured baseline
-//                          (linear scaling favours the baseline)
+//                          samples per epoch, spread over reference_cores: a
+//                          single node with the compute of one cluster node
+//                          (ReferenceCores), scaled linearly from the measured
+//                          baseline (linear scaling favours the baseline)
+//   reference_cores        ReferenceCores of the run (the baseline: its threads
+//                          on this machine's cores)
 //   speedup_over_one_node  the same policy's 1-node epoch time / this one's
 //   quality, quality_name  the workload's headline held-out metric
 //   quality_ratio_to_single  quality / the baseline's quality
@@ -51,6 +53,15 @@ QualityMetric HeadlineQuality(const std::string& workload);
 // (summed over threads, epoch_cpu_seconds) per sample when recorded, else
 // its wall time per epoch x min(threads, cores) per sample.
 double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_cores);
+
+// The cores of one node of the run, as the speed-up's single-node reference
+// has them: one per worker, but no more than the node has. A simulated host
+// has config.sim.host_cores cores (0: the simulator's default, workers + 1)
+// at config.sim.host_speed_flops against kReferenceHostFlops, so a host
+// modelled on a 2-core machine counts 2 cores however many workers it runs.
+// Other backends: the workers.
+constexpr double kReferenceHostFlops = 1e9;  // simulator/compute_model.h kReferenceFlopsPerSecond
+double ReferenceCores(const nlohmann::json& run);
 
 // Fills every record's `derived`. records[0] must be the baseline.
 void DeriveFigures(const std::string& workload, uint32_t hardware_cores,

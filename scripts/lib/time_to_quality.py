@@ -4,8 +4,9 @@
 Usage: time_to_quality.py RESULTS_CSV   (prints a markdown section)
 Quality over time is the training loss at the end of each epoch against the
 cumulative epoch time: simulated seconds for sim runs; for the baseline its
-measured CPU time per epoch over the cluster node's worker count (one node
-with as many cores, as the speed-up column counts it). For every run at the
+measured CPU time per epoch over the cores of the run's reference node
+(reference_cores: one node with a cluster node's compute, as the speed-up
+column counts it). For every run at the
 largest node count, the target is the worse of its and the baseline's final
 training loss (a loss both reach); the time each takes to reach it is
 interpolated linearly between epoch ends (from the first epoch's end, where
@@ -50,14 +51,19 @@ def main(argv):
         sys.stderr.write(f"time_to_quality.py: {argv[1]} lacks the baseline or a cluster run\n")
         return 1
     largest = max(int(r["nodes"]) for r in runs)
-    cores = int(runs[0]["workers_per_node"])
-    base_times = [c / cores for c in numbers(base.get("epoch_cpu_seconds"))] or \
-        numbers(base["epoch_seconds"])
+
+    def reference_cores(r):
+        return float(r.get("reference_cores") or r["workers_per_node"])
+
+    def base_times(cores):
+        return [c / cores for c in numbers(base.get("epoch_cpu_seconds"))] or \
+            numbers(base["epoch_seconds"])
+    cores = reference_cores(next(r for r in runs if int(r["nodes"]) == largest))
     base_loss = numbers(base["train_loss_per_epoch"])
     print("\n## Speed-up to the same quality\n")
     print(f"Quality over time is the training loss at each epoch's end. The baseline's clock is "
-          f"its measured CPU time per epoch over {cores} cores (one node with a cluster node's "
-          f"cores, as the speed-up column counts it); the cluster runs' clock is simulated time, "
+          f"its measured CPU time per epoch over {cores:g} cores (one node with a cluster node's "
+          f"compute, as the speed-up column counts it); the cluster runs' clock is simulated time, "
           f"an upper bound until the simulator's fidelity is calibrated (issue 16). Target: the "
           f"worse of the run's and the baseline's final training loss, which both reach; the time "
           f"to it is interpolated between epoch ends. `{base['quality_name']}` is the held-out "
@@ -74,7 +80,8 @@ def main(argv):
             print(f"| {r['run']} | – | – | – | diverged | – | {fmt(r['quality'])} |")
             continue
         target = max(loss[-1], base_loss[-1])
-        tb, tr = time_to(base_times, base_loss, target), time_to(times, loss, target)
+        tb = time_to(base_times(reference_cores(r)), base_loss, target)
+        tr = time_to(times, loss, target)
         s = f"{tb / tr:.2f}x" if tb and tr else "–"
         per_epoch = r["speedup_over_single"]
         per_epoch = f"{float(per_epoch):.2f}x" if per_epoch else "–"

@@ -186,11 +186,14 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(7.5));
   records[0].result->erase("epoch_cpu_seconds");
   DeriveFigures("kge", 2, &records);
+  CHECK(records[2].derived["reference_cores"].get<double>() == Approx(4.0));
 
   ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
   context.options.policies = {"adaptive"};
   const std::string md = ReportMarkdown(context, records);
   CHECK(md.find("| adaptive | 0.83 (1.00) | 5.00 (6.00) |") != std::string::npos);
+  CHECK(md.find("speed-up 5.00x over one node of 4 cores") != std::string::npos);
+  CHECK(md.find("the compute of a cluster node (4 cores") != std::string::npos);
   CHECK(md.find("missed by 1.00x") != std::string::npos);  // goal 6x, reached 5x
   CHECK(md.find("2.0% worse; goal within 2%: met") != std::string::npos);
   CHECK(md.find("--sampling") == std::string::npos);  // no sampling scheme recorded
@@ -211,6 +214,32 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   const std::vector<std::vector<std::string>> table = ResultsTable(records);
   const auto col = std::find(table[0].begin(), table[0].end(), "quality") - table[0].begin();
   CHECK(table[3][col] == "diverged");
+}
+
+TEST_CASE("derived figures: a simulated host's cores bound the reference node", "[compare]") {
+  // 20 ms per sample per core (as above); 1000 samples per epoch.
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  auto sim = [&](double host_cores, double speed) {
+    records[1].result["config"] = {
+        {"sim", {{"host_cores", host_cores}, {"host_speed_flops", speed}}}};
+    DeriveFigures("kge", 2, &records);
+    return records[1].derived["speedup_over_single"].get<double>();
+  };
+  // Hosts modelled on a 2-core machine run 4 workers on 2 cores: the single
+  // node of the same hardware has 2 cores (reference epoch 10 s), not 4.
+  CHECK(sim(2, 1e9) == Approx(10.0));
+  CHECK(records[1].derived["reference_cores"].get<double>() == Approx(2.0));
+  // The simulator's default (0: workers + 1) and larger hosts: one core per worker.
+  CHECK(sim(0, 1e9) == Approx(5.0));
+  CHECK(sim(16, 1e9) == Approx(5.0));
+  // A host at half the nominal speed computes as half its cores.
+  CHECK(sim(2, 0.5e9) == Approx(20.0));
+  CHECK(records[1].derived["reference_cores"].get<double>() == Approx(1.0));
+  // Not a simulated run: the workers, as before.
+  records[1].result->erase("config");
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[1].derived["reference_cores"].get<double>() == Approx(4.0));
 }
 
 TEST_CASE("csv: flattened fields, joined arrays, quoting, stable columns", "[compare]") {
