@@ -164,49 +164,77 @@ Result<PingPong> MeasurePingPong(size_t bytes, uint64_t rounds, Regime regime) {
   return PingPong{static_cast<double>(bytes), *wall / messages, cpu / messages};
 }
 
-struct ChildRun {
+// What the epochs of a 2-node run after its first `skip` cost, summed over
+// its processes (jobs/epoch_costs.h, merged by `augur launch`).
+struct MeasuredEpochs {
   double cpu = 0;
   double samples = 0;
   double messages = 0;
   double bytes = 0;
 };
 
-double ChildrenCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_CHILDREN, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+// `flags` without any --workers N / --workers=N.
+std::vector<std::string> WithoutWorkers(const std::vector<std::string>& flags) {
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == "--workers") {
+      ++i;  // and its value
+      continue;
+    }
+    if (flags[i].rfind("--workers=", 0) == 0) continue;
+    kept.push_back(flags[i]);
+  }
+  return kept;
 }
 
-// `augur launch --local 2 -- FLAGS --epochs E` as a child; its CPU and counts.
-Result<ChildRun> LaunchTwoNodes(const RunConfig& config, const CalibrationOptions& o,
-                                uint32_t epochs) {
+// `augur launch --local 2 -- FLAGS --workers W --epochs E` as a child; the
+// costs of its epochs after the first `skip`.
+Result<MeasuredEpochs> LaunchTwoNodes(const RunConfig& config, const CalibrationOptions& o,
+                                      uint32_t workers, uint32_t epochs, uint32_t skip) {
   const std::string dir = o.work_dir + "/launch-e" + std::to_string(epochs);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
   std::vector<std::string> args = {"launch", "--local", "2", "--", "--workload", config.workload};
-  args.insert(args.end(), o.run_flags.begin(), o.run_flags.end());
-  args.insert(args.end(), {"--epochs", std::to_string(epochs), "--out", dir});
-  const double cpu0 = ChildrenCpuSeconds();
+  const std::vector<std::string> flags = WithoutWorkers(o.run_flags);
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.insert(args.end(), {"--workers", std::to_string(workers), "--epochs", std::to_string(epochs),
+                           "--out", dir});
   Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
   if (!out.ok()) return out.status();
-  const double cpu = ChildrenCpuSeconds() - cpu0;
   if (out->exit_code != 0)
     return Status::Error("the 2-node run failed (exit code " + std::to_string(out->exit_code) +
                          "); the end of " + dir + "/log.txt:\n" + TailOfFile(dir + "/log.txt", 6));
   std::ifstream in(dir + "/result.json");
   try {
     const nlohmann::json r = nlohmann::json::parse(in);
-    return ChildRun{cpu, r.at("samples").get<double>(),
-                    r.at(CounterName(NodeCounter::kMessagesSent)).get<double>(),
-                    r.at(CounterName(NodeCounter::kBytesSent)).get<double>()};
+    const nlohmann::json& cpu = r.at("epoch_process_cpu_seconds");
+    const nlohmann::json& messages = r.at("epoch_messages_sent");
+    const nlohmann::json& bytes = r.at("epoch_bytes_sent");
+    if (cpu.size() != epochs || messages.size() != epochs || bytes.size() != epochs)
+      return Status::Error(dir + "/result.json has the costs of " + std::to_string(cpu.size()) +
+                           " epochs, not " + std::to_string(epochs));
+    MeasuredEpochs m;
+    for (uint32_t e = skip; e < epochs; ++e) {
+      m.cpu += cpu[e].get<double>();
+      m.messages += messages[e].get<double>();
+      m.bytes += bytes[e].get<double>();
+    }
+    // Every epoch trains the same samples.
+    m.samples = r.at("samples").get<double>() * (epochs - skip) / epochs;
+    return m;
   } catch (const nlohmann::json::exception& e) {
-    return Status::Error(dir + "/result.json is not a readable result: " + e.what());
+    return Status::Error(dir +
+                         "/result.json is not a readable result with per-epoch costs: " + e.what());
   }
 }
 
 }  // namespace
+
+uint32_t MeasureWorkers(uint32_t job_workers) {
+  const uint32_t per_process = std::max(1u, std::thread::hardware_concurrency() / 2);
+  return std::max(1u, std::min(job_workers, per_process));
+}
 
 Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOptions& options) {
   SimCosts costs;
@@ -264,38 +292,41 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
                1e9 * socket1_per_byte, 1e9 * socket_fixed, 1e9 * socket_per_byte, 1e6 * small->wall,
                1e6 * small->cpu, 1e6 * idle->wall, 1e6 * large->wall);
 
-  Result<ChildRun> a = LaunchTwoNodes(config, options, options.base_epochs);
-  if (!a.ok()) return a.status();
-  // The longer run, with more epochs until its extra CPU is large against the noise.
+  const uint32_t workers =
+      options.measure_workers > 0 ? options.measure_workers : MeasureWorkers(config.workers);
+  // One run; its epochs after the first base_epochs are measured, more of
+  // them until their CPU is large against the noise.
   constexpr double kMinExtraCpu = 4.0;  // seconds
   constexpr uint32_t kMaxExtraEpochs = 256;
   uint32_t extra = options.extra_epochs;
-  Result<ChildRun> b = LaunchTwoNodes(config, options, options.base_epochs + extra);
   double cpu = 0, samples = 0, handling = 0;
+  Result<MeasuredEpochs> m = Status::Error("not run");
   for (;;) {
-    if (!b.ok()) return b.status();
-    cpu = b->cpu - a->cpu;
-    samples = b->samples - a->samples;
-    handling = (b->messages - a->messages) * costs.seconds_per_message +
-               (b->bytes - a->bytes) * costs.seconds_per_message_byte;
+    m = LaunchTwoNodes(config, options, workers, options.base_epochs + extra, options.base_epochs);
+    if (!m.ok()) return m.status();
+    cpu = m->cpu;
+    samples = m->samples;
+    handling = m->messages * costs.seconds_per_message + m->bytes * costs.seconds_per_message_byte;
     if ((cpu >= kMinExtraCpu && cpu > 2 * handling) || extra >= kMaxExtraEpochs) break;
     extra *= 4;
-    b = LaunchTwoNodes(config, options, options.base_epochs + extra);
   }
-  if (!(samples > 0)) return Status::Error("the longer calibration run did no more samples");
+  if (!(samples > 0)) return Status::Error("the calibration run's measured epochs did no samples");
   std::fprintf(stderr,
-               "calibrate: 2-node runs: %.3f s CPU, %.0f samples, %.0f messages, %.0f bytes more "
-               "(%u extra epochs); their handling %.3f s\n",
-               cpu, samples, b->messages - a->messages, b->bytes - a->bytes, extra, handling);
+               "calibrate: 2-node run (%u workers each), its last %u epochs: %.3f s CPU, %.0f "
+               "samples, %.0f messages, %.0f bytes; their handling %.3f s\n",
+               workers, extra, cpu, samples, m->messages, m->bytes, handling);
   if (!(cpu > handling))
     return Status::Error(
-        "the longer 2-node run used no more CPU than its messages' handling cost (" +
+        "the 2-node run's epochs used no more CPU than their messages' handling "
+        "cost (" +
         std::to_string(cpu) + " s vs " + std::to_string(handling) +
-        " s): too short to measure; give more --extra-epochs or a larger data set");
+        " s): too short to measure; give more --extra-epochs or a larger data "
+        "set");
   const double per_sample = (cpu - handling) / samples;
-  const std::string how = "CPU of `augur launch --local 2` (TCP, loopback) over " +
-                          std::to_string(extra) +
-                          " extra epochs, minus its messages' handling cost, per ";
+  const std::string how = "CPU of `augur launch --local 2 -- --workers " + std::to_string(workers) +
+                          "` (TCP, loopback) in its last " + std::to_string(extra) + " of " +
+                          std::to_string(options.base_epochs + extra) +
+                          " epochs, minus its messages' handling cost, per ";
   if (config.workload == "zipf") {  // a zipf sample is one key access
     costs.seconds_per_key = per_sample;
     costs.worker_cost_source = how + "key access";

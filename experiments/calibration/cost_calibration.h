@@ -4,17 +4,27 @@
 // Measures, with the real code:
 //   worker cost  an Augur worker's CPU per training sample (kge|wv|mf:
 //                seconds_per_sample) or per key access (zipf: seconds_per_key)
-//                on the path a cluster node takes. Two real runs `augur
-//                launch --local 2` (2 processes over TCP on loopback, the
-//                given policy and flags) of E and E + extra epochs are
-//                children of this process; the difference of their CPU time
-//                (getrusage of the children), minus the messages' handling
-//                cost below, over the difference of their samples.
-//                Differencing removes start-up, data loading and evaluation;
-//                the longer run gets more epochs until its extra CPU is at
-//                least 4 s and twice the handling cost (at 0.5 s, mf's cost
-//                per sample moved 352-771 ns between calibrations; at 4 s,
-//                397-485 ns in three in a row).
+//                on the path a cluster node takes, with a core of its own.
+//                One real run `augur launch --local 2` (2 processes over TCP
+//                on loopback, the given policy and flags, but measure_workers
+//                workers per process: by default one per core of the
+//                process, at most the job's --workers, so that no worker
+//                waits for a core; the simulator models the sharing of a
+//                host's cores) of base + extra epochs is a child of this
+//                process. Each process records its CPU time (every thread)
+//                and its frames and bytes per epoch (jobs/epoch_costs.h);
+//                the epochs after the first base_epochs are measured: their
+//                CPU, minus their messages' handling cost below, over their
+//                samples. Skipping the first epochs leaves out start-up,
+//                data loading, the first touches and evaluation; the run
+//                gets more epochs until the measured CPU is at least 4 s and
+//                twice the handling cost. (Before, the difference of two
+//                runs' CPU carried the two runs' noise: with 4 workers per
+//                process on this 2-core VM, kge on WordNet measured 5.6-11.3
+//                us per triple in four calibrations; one run with one worker
+//                per process, 6.9-8.4 us in three in a row, its measured
+//                epochs within 5% of each other inside each run while the
+//                machine's speed drifted between runs.)
 //   message cost the protocol's handling of one incoming message, fixed +
 //                per byte: Node::OnMessage for pull and push requests of 8
 //                and 256 rows of the workload's layout, plus the socket's
@@ -43,10 +53,17 @@ struct CalibrationOptions {
   // The flags of the workload's runs (as for `augur launch -- ...`), without
   // --epochs, --out, --nodes and --workload (the calibration sets those).
   std::vector<std::string> run_flags;
-  uint32_t base_epochs = 1;   // the shorter run
-  uint32_t extra_epochs = 2;  // the longer run has base + extra
-  std::string work_dir;       // child runs write here
+  uint32_t base_epochs = 1;   // the run's first epochs, not measured
+  uint32_t extra_epochs = 2;  // then measured (more until their CPU is 4 s)
+  // Workers per process in the run (replacing the flags' --workers);
+  // 0: MeasureWorkers().
+  uint32_t measure_workers = 0;
+  std::string work_dir;  // child runs write here
 };
+
+// The default workers per process of the calibration runs: one per core of
+// each of the 2 processes on this machine (at least 1), at most the job's.
+uint32_t MeasureWorkers(uint32_t job_workers);
 
 // REQUIRES: config validated (its flags are run_flags).
 Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOptions& options);

@@ -83,18 +83,25 @@ CommandFn AddCalibrateCommand(CLI::App& root) {
   auto f = std::make_shared<CalibrateFlags>();
   CLI::App* app = root.add_subcommand(
       "calibrate",
-      "Measure on this machine what an Augur worker costs per sample (kge|wv|mf: two real "
-      "2-process TCP runs on loopback; zipf: per key access), the protocol's cost per message "
+      "Measure on this machine what an Augur worker costs per sample (kge|wv|mf; zipf: per key "
+      "access; the CPU of the later epochs of a real 2-process TCP run on loopback), the "
+      "protocol's cost per message "
       "and byte, the core count and the loopback link, and write them for `augur sim --costs "
       "FILE`. Other flags are the workload's (as for `augur launch -- ...`: --data, --policy, "
       "--workers, --dim, --sampling, ...)");
   app->add_option("--workload", f->workload, "Workload: kge | wv | mf | zipf")
       ->capture_default_str();
   app->add_option("--out", f->out, "Costs file to write")->capture_default_str();
-  app->add_option("--base-epochs", f->options.base_epochs, "Epochs of the shorter run")
+  app->add_option("--base-epochs", f->options.base_epochs,
+                  "First epochs of the run, not measured (start-up, first touches)")
       ->capture_default_str();
   app->add_option("--extra-epochs", f->options.extra_epochs,
-                  "Epochs the longer run does more (their CPU is what is measured)")
+                  "Epochs measured after them (more when their CPU is under 4 s)")
+      ->capture_default_str();
+  app->add_option("--measure-workers", f->options.measure_workers,
+                  "Workers per process in the calibration run (0: one per core of each "
+                  "of the 2 processes, at most the job's --workers, so that no worker waits "
+                  "for a core)")
       ->capture_default_str();
   app->add_option("--work-dir", f->work_dir,
                   "Keep the calibration runs here (default: a temporary directory)");

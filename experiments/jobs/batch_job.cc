@@ -139,6 +139,9 @@ void BatchJob::RunWorker(Worker& w) {
   BatchRows rows(RowLength());
   for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);
   double epoch_start = w.Now();
+  // One process per node (tcp): what the process spends per epoch.
+  const bool records_costs = config_.backend == "tcp" && w.id() == 0;
+  if (records_costs) epoch_costs_.Begin(w);
   Clock c = 0;
   // This worker's loss over windows of its batches, and the process's epoch losses.
   DivergenceGuard window_guard, epoch_guard;
@@ -183,6 +186,7 @@ void BatchJob::RunWorker(Worker& w) {
     rows.Finish(w);
     if (!w.Barrier().ok()) break;  // cancelled: the node is shutting down
     if (records) epoch_seconds_.push_back(w.Now() - epoch_start);
+    if (records_costs) epoch_costs_.End(w);
     // Every worker reads the same slots after the barrier: one decision for the process.
     double loss = 0, terms = 0;
     for (const auto& per_worker : stats_) {
@@ -199,6 +203,7 @@ void BatchJob::RunWorker(Worker& w) {
       WriteRowCheckpoint(w, *this, config_, epoch + 1, base + c, Fingerprint());
     if (failed()) break;                 // every worker of the process sees it after the checkpoint
     if (records) epoch_start = w.Now();  // checkpoint time is not training time
+    if (records_costs) epoch_costs_.Begin(w);
   }
   // A stopped run redeems what it prepared ahead (nothing stays in flight).
   for (; (Stopped() || failed() || w.cancelled()) && !pending.empty(); pending.pop_front()) {
@@ -251,6 +256,7 @@ void BatchJob::Report(RunResult* result) const {
     result->totals += *m;
   }
   result->extra["train_loss_per_epoch"] = losses;
+  epoch_costs_.Report(&*result->extra);
   // How the workers reached the rows held on their node (core/README.md).
   result->extra["row_access"] =
       config_.nodes == 1

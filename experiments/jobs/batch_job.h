@@ -52,6 +52,7 @@
 #include "experiments/checkpoint/checkpoint_files.h"
 #include "experiments/jobs/batch_rows.h"
 #include "experiments/jobs/divergence_guard.h"
+#include "experiments/jobs/epoch_costs.h"
 #include "experiments/jobs/job.h"
 #include "experiments/partition/graph_partitioner.h"
 
@@ -140,6 +141,7 @@ class BatchJob : public Job {
   std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
+  EpochCosts epoch_costs_;                      // tcp: this process's, by its worker 0
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
   // Divergence: set by the first worker that sees it (under stop_mutex_), read after barriers.

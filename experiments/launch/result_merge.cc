@@ -86,6 +86,22 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   m["bytes_sent_per_node"] = bytes_per_node;
   m["per_node"] = per_node;
   m.erase("verify_detail");
+  // Per-epoch process costs (jobs/epoch_costs.h): the cluster's are the
+  // ranks' sums, epoch by epoch; absent unless every rank has as many epochs.
+  for (const char* k : {"epoch_process_cpu_seconds", "epoch_messages_sent", "epoch_bytes_sent"}) {
+    m.erase(k);
+    std::vector<double> sum;
+    bool all = true;
+    for (const nlohmann::json& j : ranks) {
+      if (!j.contains(k) || !j[k].is_array() || (!sum.empty() && j[k].size() != sum.size())) {
+        all = false;
+        break;
+      }
+      sum.resize(j[k].size(), 0.0);
+      for (size_t e = 0; e < sum.size(); ++e) sum[e] += j[k][e].get<double>();
+    }
+    if (all && !sum.empty()) m[k] = sum;
+  }
   if (verified.has_value()) {
     m["verified"] = *verified;
     if (!detail.empty()) m["verify_detail"] = detail;

@@ -125,13 +125,19 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
 
 void ZipfJob::RunWorker(Worker& w) {
   if (resume_.has_value()) Restore(w);
+  // One process per node (tcp): what the process spends per epoch.
+  const bool records_costs = config_.backend == "tcp" && w.id() == 0;
   ZipfWorkload::EpochEnd on_epoch_end;
-  if (config_.checkpoint_every > 0) {
-    on_epoch_end = [this](Worker& worker, uint32_t epochs_done) {
-      if (epochs_done % config_.checkpoint_every == 0) Checkpoint(worker, epochs_done);
+  if (config_.checkpoint_every > 0 || records_costs) {
+    on_epoch_end = [this, records_costs](Worker& worker, uint32_t epochs_done) {
+      if (records_costs) epoch_costs_.End(worker);
+      if (config_.checkpoint_every > 0 && epochs_done % config_.checkpoint_every == 0)
+        Checkpoint(worker, epochs_done);
+      if (records_costs) epoch_costs_.Begin(worker);  // a checkpoint is not training
       return !failed();
     };
   }
+  if (records_costs) epoch_costs_.Begin(w);
   workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
   // The node is shutting down, or the run failed: no report follows.
   if (w.cancelled() || failed()) return;
@@ -163,6 +169,7 @@ void ZipfJob::Report(RunResult* result) const {
   result->total_seconds = 0;
   for (double s : log_.epoch_seconds) result->total_seconds += s;
   result->samples = samples_.load();
+  epoch_costs_.Report(&*result->extra);
   for (const auto& m : node_metrics_) {
     if (!m.has_value()) continue;  // a node hosted by another process
     result->per_node.push_back(*m);

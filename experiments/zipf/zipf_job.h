@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "experiments/checkpoint/checkpoint_files.h"
+#include "experiments/jobs/epoch_costs.h"
 #include "experiments/jobs/job.h"
 #include "experiments/zipf/zipf_workload.h"
 
@@ -51,8 +52,9 @@ class ZipfJob final : public Job {
 
   const RunConfig config_;
   ZipfWorkload workload_;
-  std::optional<LoadedCheckpoint> resume_;                    // read-only after construction
-  EpochLog log_;                                              // written only by node 0's worker 0
+  std::optional<LoadedCheckpoint> resume_;  // read-only after construction
+  EpochCosts epoch_costs_;                  // tcp: this process's, by its worker 0
+  EpochLog log_;                            // written only by node 0's worker 0
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;  // slot n written by node n's worker 0
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> nodes_verified_{0};

@@ -4,7 +4,7 @@
 #   determinism  two runs, same seed and config: identical result.json except wall fields
 #   nodes1024    1024 simulated nodes complete a tiny workload, verified
 #   fail_node    --fail-node 3@0.0001 exits 1 naming node 3 and the time, no hang
-#   costs_trace  calibrate -> --costs FILE (costs land in result.json); --trace writes a trace
+#   costs_trace  calibrate (one worker per core) -> --costs FILE (costs land in result.json); --trace writes a trace
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 set -euo pipefail
 augur=$1
@@ -61,7 +61,17 @@ fail_node)
   [[ $(field "$work/f/result.json" "['failure']['node']") == 3 ]] || fail "failure not in result.json"
   ;;
 costs_trace)
-  "$augur" calibrate --workload zipf --keys 2000 --out "$work/costs.json" > /dev/null
+  # --workers 3 is the job's; the runs measured have one worker per core of each process.
+  "$augur" calibrate --workload zipf --keys 2000 --workers 3 --out "$work/costs.json" \
+    --work-dir "$work/calibration" > /dev/null
+  per_process=$(( $(nproc) / 2 )); (( per_process < 1 )) && per_process=1
+  (( per_process > 3 )) && per_process=3
+  for r in "$work"/calibration/launch-e*/result.json; do
+    [[ $(field "$r" "['workers_per_node']") == "$per_process" ]] ||
+      fail "calibration run $r has $(field "$r" "['workers_per_node']") workers, want $per_process"
+  done
+  field "$work/costs.json" "['worker_cost_source']" | grep -q -- "--workers $per_process\`" ||
+    fail "worker_cost_source does not name the runs' workers"
   "$augur" sim --nodes 3 --workers 2 --seed 2 "${tiny[@]}" --costs "$work/costs.json" \
     --trace "$work/trace.paje" --out "$work/c" > /dev/null
   want=$(field "$work/costs.json" "['seconds_per_message']")

@@ -58,6 +58,28 @@ TEST_CASE("rank results merge into one cluster result", "[tcp][launch]") {
   CHECK_FALSE(MergeRankResults({Rank(1, 1, 1, 1, true)}).ok());  // not rank 0's
 }
 
+TEST_CASE("per-epoch process costs merge epoch by epoch, or not at all", "[tcp][launch]") {
+  nlohmann::json r0 = Rank(0, 100, 30, 10, true), r1 = Rank(1, 50, 10, 50, true);
+  r0["epoch_process_cpu_seconds"] = {1.0, 2.0};
+  r1["epoch_process_cpu_seconds"] = {0.5, 0.25};
+  r0["epoch_messages_sent"] = {10, 20};
+  r1["epoch_messages_sent"] = {1, 2};
+  Result<nlohmann::json> m = MergeRankResults({r0, r1});
+  REQUIRE(m.ok());
+  CHECK((*m)["epoch_process_cpu_seconds"] == nlohmann::json({1.5, 2.25}));
+  CHECK((*m)["epoch_messages_sent"] == nlohmann::json({11.0, 22.0}));
+  CHECK_FALSE((*m).contains("epoch_bytes_sent"));  // no rank has it
+  // A rank with fewer epochs (it stopped early): no cluster figure, not rank 0's.
+  r1["epoch_process_cpu_seconds"] = {0.5};
+  m = MergeRankResults({r0, r1});
+  REQUIRE(m.ok());
+  CHECK_FALSE((*m).contains("epoch_process_cpu_seconds"));
+  r1.erase("epoch_process_cpu_seconds");
+  m = MergeRankResults({r0, r1});
+  REQUIRE(m.ok());
+  CHECK_FALSE((*m).contains("epoch_process_cpu_seconds"));
+}
+
 // Regression (found by tests/fuzz rank_results): a rank result with a
 // field of the wrong type threw nlohmann::json::type_error through
 // MergeRankResults and terminated `augur launch`.
