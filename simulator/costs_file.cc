@@ -12,6 +12,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"workload", workload},
       {"seconds_per_key", seconds_per_key},
       {"seconds_per_sample", seconds_per_sample},
+      {"first_epoch_extra_seconds_per_sample", first_epoch_extra_seconds_per_sample},
       {"worker_cost_source", worker_cost_source},
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
@@ -32,6 +33,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_message = j.at("seconds_per_message").get<double>();
     c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
+    c.first_epoch_extra_seconds_per_sample = j.value("first_epoch_extra_seconds_per_sample", 0.0);
     c.worker_cost_source = j.value("worker_cost_source", "");
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
@@ -43,6 +45,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   }
   if (c.seconds_per_message < 0 || c.seconds_per_message_byte < 0)
     return Status::Error("message costs must be >= 0");
+  if (!(c.first_epoch_extra_seconds_per_sample >= 0))
+    return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
   if (c.cores > 4096) return Status::Error("cores must be at most 4096");
   if (!(c.loopback_bandwidth_bytes_per_second >= 0))
     return Status::Error("loopback_bandwidth_bytes_per_second must be >= 0");

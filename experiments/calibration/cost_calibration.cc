@@ -171,6 +171,8 @@ struct MeasuredEpochs {
   double samples = 0;
   double messages = 0;
   double bytes = 0;
+  // The run's first epoch alone (start-up: first touches).
+  double first_cpu = 0, first_messages = 0, first_bytes = 0, samples_per_epoch = 0;
 };
 
 // `flags` without any --workers N / --workers=N.
@@ -221,7 +223,11 @@ Result<MeasuredEpochs> LaunchTwoNodes(const RunConfig& config, const Calibration
       m.bytes += bytes[e].get<double>();
     }
     // Every epoch trains the same samples.
-    m.samples = r.at("samples").get<double>() * (epochs - skip) / epochs;
+    m.samples_per_epoch = r.at("samples").get<double>() / epochs;
+    m.samples = m.samples_per_epoch * (epochs - skip);
+    m.first_cpu = cpu[0].get<double>();
+    m.first_messages = messages[0].get<double>();
+    m.first_bytes = bytes[0].get<double>();
     return m;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(dir +
@@ -333,6 +339,14 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   } else {
     costs.seconds_per_sample = per_sample;
     costs.worker_cost_source = how + "sample";
+    // What the first epoch cost beyond the later ones, per sample: start-up
+    // (first touches of the rows, page faults), which the simulator adds to
+    // its first epoch.
+    const double first_handling = m->first_messages * costs.seconds_per_message +
+                                  m->first_bytes * costs.seconds_per_message_byte;
+    if (m->samples_per_epoch > 0)
+      costs.first_epoch_extra_seconds_per_sample =
+          std::max(0.0, (m->first_cpu - first_handling) / m->samples_per_epoch - per_sample);
   }
   return costs;
 }

@@ -25,6 +25,11 @@
 //                per process, 6.9-8.4 us in three in a row, its measured
 //                epochs within 5% of each other inside each run while the
 //                machine's speed drifted between runs.)
+//                The first epoch's own cost beyond that, per sample (its
+//                CPU minus its handling, over its samples, minus the cost
+//                above; at least 0), is first_epoch_extra_seconds_per_sample:
+//                start-up work (first touches of the rows, page faults) that
+//                `augur sim --costs` adds to a run's first epoch.
 //   message cost the protocol's handling of one incoming message, fixed +
 //                per byte: Node::OnMessage for pull and push requests of 8
 //                and 256 rows of the workload's layout, plus the socket's

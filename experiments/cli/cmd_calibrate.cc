@@ -65,7 +65,8 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   if (Status s = WriteCostsFile(f.out, *costs); !s.ok()) return RunError(s.message());
   std::printf("calibrated %s on %s:\n", costs->workload.c_str(), costs->machine.c_str());
   if (costs->seconds_per_sample >= 0)
-    std::printf("  %.1f ns per sample (worker)\n", 1e9 * costs->seconds_per_sample);
+    std::printf("  %.1f ns per sample (worker), %.1f ns more in the first epoch\n",
+                1e9 * costs->seconds_per_sample, 1e9 * costs->first_epoch_extra_seconds_per_sample);
   if (costs->seconds_per_key >= 0)
     std::printf("  %.1f ns per key access (worker)\n", 1e9 * costs->seconds_per_key);
   std::printf(

@@ -143,6 +143,8 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
       config->kge.compute_seconds_per_sample = config->wv.compute_seconds_per_sample =
           config->mf.compute_seconds_per_sample = costs->seconds_per_sample;
     }
+    // The calibrated start-up cost has no flag of its own: it comes with the file.
+    config->first_epoch_extra_seconds_per_sample = costs->first_epoch_extra_seconds_per_sample;
     ApplyMachineCosts(app, *costs, config->nodes, o);
   }
   if (app.count("--host-cores") > 0) {

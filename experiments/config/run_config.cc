@@ -76,6 +76,8 @@ nlohmann::json RunConfig::ToJson() const {
     j["replicate"] = replicate;
     j["act_immediately"] = act_immediately;
     j["lookahead"] = zipf.lookahead;
+    if (first_epoch_extra_seconds_per_sample > 0)
+      j["first_epoch_extra_seconds_per_sample"] = first_epoch_extra_seconds_per_sample;
     j["verify"] = verify;
     j["checkpoint"] = {
         {"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}};

@@ -60,6 +60,9 @@ struct RunConfig {
   uint32_t negatives = 0;                  // --negatives
   float learning_rate = 0;                 // --lr
   double compute_seconds_per_sample = -1;  // --compute-per-sample
+  // kge|wv|mf: modelled compute per sample added in the first epoch (a
+  // calibrated start-up cost: `augur sim --costs`); 0: none.
+  double first_epoch_extra_seconds_per_sample = 0;
   // Checkpoints (experiments/checkpoint): every `checkpoint_every`
   // epochs into checkpoint_dir (0: never); resume_dir: restore and continue.
   std::string checkpoint_dir;

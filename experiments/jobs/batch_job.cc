@@ -180,7 +180,9 @@ void BatchJob::RunWorker(Worker& w) {
       }
       // Per training sample, as calibrated from the baseline (result.samples):
       // wv's items are sentences, its samples their tokens.
-      w.Compute(ComputeSecondsPerSample() * static_cast<double>(s.samples));
+      // The first epoch adds the calibrated start-up cost (first touches).
+      const double extra = epoch == 0 ? config_.first_epoch_extra_seconds_per_sample : 0.0;
+      w.Compute((ComputeSecondsPerSample() + extra) * static_cast<double>(s.samples));
       w.AdvanceClock();
     }
     rows.Finish(w);

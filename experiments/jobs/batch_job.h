@@ -13,7 +13,8 @@
 // them from the workload's NegativeDistribution()), then TrainBatch() pulls
 // (negatives through Worker::PullSample on the handle), computes and pushes,
 // charges modelled compute (Worker::Compute, compute_seconds_per_sample per
-// training sample: triple, rating, token of a wv sentence) and advances its
+// training sample: triple, rating, token of a wv sentence; in epoch 0 plus
+// first_epoch_extra_seconds_per_sample, a calibrated start-up cost) and advances its
 // clock; a barrier ends every epoch. Afterwards worker 0 of every node
 // snapshots its node's metrics, and node 0's worker 0 pulls the whole model
 // and evaluates it (not counted in the epoch times or the metrics).

@@ -6,6 +6,7 @@
 #   fail_node    --fail-node 3@0.0001 exits 1 naming node 3 and the time, no hang
 #   costs_trace  calibrate (one worker per core) -> --costs FILE (costs land in result.json); --trace writes a trace
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
+#   first_epoch  a costs file's first-epoch start-up cost is charged in epoch 1 only
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -122,6 +123,32 @@ PY
   rc=$?
   set -e
   [[ $rc -eq 2 ]] && grep -q -- "--host-cores" "$work/err" || fail "--host-cores 5000: rc $rc"
+  ;;
+first_epoch)
+  # A costs file's start-up cost lengthens the first epoch only, by about its samples x
+  # the extra per sample over the workers (one core each); without it the epochs are alike.
+  for extra in 0 4e-6; do
+    cat > "$work/costs-$extra.json" <<JSON
+{"workload": "mf", "seconds_per_key": -1, "seconds_per_sample": 1e-6,
+ "first_epoch_extra_seconds_per_sample": $extra, "seconds_per_message": 0,
+ "seconds_per_message_byte": 0}
+JSON
+    "$augur" sim --workload mf --mf-rows 400 --mf-cols 100 --mf-nnz 20000 --dim 8 --epochs 3 \
+      --nodes 2 --workers 2 --policy classic --partition random --seed 3 --no-progress \
+      --costs "$work/costs-$extra.json" --out "$work/fe-$extra" > /dev/null
+  done
+  python3 - "$work/fe-0/result.json" "$work/fe-4e-6/result.json" <<'PY' ||
+import json, sys
+plain, extra = (json.load(open(p)) for p in sys.argv[1:3])
+e0, e1 = plain["epoch_seconds"], extra["epoch_seconds"]
+assert extra["costs"]["first_epoch_extra_seconds_per_sample"] == 4e-6, extra["costs"]
+assert extra["config"]["first_epoch_extra_seconds_per_sample"] == 4e-6, extra["config"]
+per_worker = extra["samples"] / extra["epochs"] / 4  # 2 nodes x 2 workers
+want = per_worker * 4e-6
+assert abs((e1[0] - e0[0]) - want) < 0.1 * want, (e0, e1, want)
+assert all(abs(a - b) < 0.02 * want for a, b in zip(e0[1:], e1[1:])), (e0, e1)
+PY
+    fail "the first epoch's start-up cost was not charged once, per sample"
   ;;
 *) fail "unknown case" ;;
 esac
