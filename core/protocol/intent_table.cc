@@ -1,6 +1,5 @@
 #include "core/protocol/intent_table.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace augur {
@@ -11,11 +10,8 @@ void IntentTable::Add(WorkerId w, std::span<const Key> keys, Clock start, Clock 
       Signal{start, end, start > clock, std::vector<Key>(keys.begin(), keys.end())});
 }
 
-void IntentTable::PrefetchAhead(const std::vector<Key>& keys, size_t at) const {
-  // The first call (at 0) covers keys 0..kPrefetchKeys-1, each later one the
-  // key kPrefetchKeys ahead of the one about to be counted.
-  const size_t end = at == 0 ? std::min(kPrefetchKeys, keys.size()) : at + 1;
-  for (size_t j = at; j < std::min(end, keys.size()); ++j) keys_.PrefetchHashed(Mix64(keys[j]));
+void IntentTable::Prefetch(const std::vector<Key>& keys, size_t at) const {
+  if (at < keys.size()) keys_.PrefetchHashed(Mix64(keys[at]));
 }
 
 void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Key>* wanted,
@@ -28,9 +24,9 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
     pw.pending.pop();
     if (s.end <= clock) continue;  // expired before it was ever acted on
     leads->push_back(s.start - clock);
-    PrefetchAhead(s.keys, 0);
+    for (size_t j = 0; j < kPrefetchKeys; ++j) Prefetch(s.keys, j);
     for (size_t j = 0; j < s.keys.size(); ++j) {
-      PrefetchAhead(s.keys, j + kPrefetchKeys);
+      Prefetch(s.keys, j + kPrefetchKeys);
       const Key k = s.keys[j];
       Counts& c = *keys_.Insert(k, Counts{}).first;
       if (++c.count == 1) wanted->push_back(k);
@@ -41,9 +37,9 @@ void IntentTable::Advance(WorkerId w, Clock clock, Clock horizon, std::vector<Ke
   while (!pw.active.empty() && pw.active.top().end <= clock) {
     const bool ahead = pw.active.top().ahead;
     const std::vector<Key>& keys = pw.active.top().keys;
-    PrefetchAhead(keys, 0);
+    for (size_t j = 0; j < kPrefetchKeys; ++j) Prefetch(keys, j);
     for (size_t j = 0; j < keys.size(); ++j) {
-      PrefetchAhead(keys, j + kPrefetchKeys);
+      Prefetch(keys, j + kPrefetchKeys);
       const Key k = keys[j];
       Counts* c = keys_.Find(k);
       if (ahead) --c->ahead;

@@ -66,11 +66,11 @@ class IntentTable {
     std::priority_queue<Signal, std::vector<Signal>, ByEnd> active;
   };
 
-  // Prefetches the table's buckets for keys[at] (at 0: the first
-  // kPrefetchKeys keys): the counts of a signal's keys are updated one after
-  // another, and a large table misses the cache on each.
+  // Prefetches the table's bucket for keys[at], if any: the counts of a
+  // signal's keys are updated one after another, kPrefetchKeys ahead of the
+  // prefetch, and a large table misses the cache on each.
   static constexpr size_t kPrefetchKeys = 8;
-  void PrefetchAhead(const std::vector<Key>& keys, size_t at) const;
+  void Prefetch(const std::vector<Key>& keys, size_t at) const;
 
   std::vector<PerWorker> workers_;
   FlatKeyMap<Counts> keys_;  // every key an active signal names

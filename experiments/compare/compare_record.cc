@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "simulator/compute_model.h"
+
 namespace augur {
 
 QualityMetric HeadlineQuality(const std::string& workload) {
@@ -50,7 +52,8 @@ double ReferenceCores(const nlohmann::json& run) {
   if (sim == nullptr || !sim->is_object()) return workers;
   double cores = sim->value("host_cores", 0.0);
   if (cores <= 0) cores = workers + 1;  // the simulator's default: workers + protocol
-  const double speed = sim->value("host_speed_flops", kReferenceHostFlops) / kReferenceHostFlops;
+  const double speed =
+      sim->value("host_speed_flops", kReferenceFlopsPerSecond) / kReferenceFlopsPerSecond;
   return std::max(1e-9, std::min(workers, cores) * speed);
 }
 

@@ -57,10 +57,10 @@ double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_
 // The cores of one node of the run, as the speed-up's single-node reference
 // has them: one per worker, but no more than the node has. A simulated host
 // has config.sim.host_cores cores (0: the simulator's default, workers + 1)
-// at config.sim.host_speed_flops against kReferenceHostFlops, so a host
+// at config.sim.host_speed_flops against the simulator's nominal speed
+// (simulator/compute_model.h kReferenceFlopsPerSecond), so a host
 // modelled on a 2-core machine counts 2 cores however many workers it runs.
 // Other backends: the workers.
-constexpr double kReferenceHostFlops = 1e9;  // simulator/compute_model.h kReferenceFlopsPerSecond
 double ReferenceCores(const nlohmann::json& run);
 
 // Fills every record's `derived`. records[0] must be the baseline.

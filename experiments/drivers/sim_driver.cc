@@ -1,6 +1,5 @@
 #include "experiments/drivers/sim_driver.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -8,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "experiments/jobs/epoch_costs.h"
 #include "simulator/sim_cluster.h"
 
 namespace augur {
@@ -18,14 +18,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 double SecondsSince(SteadyClock::time_point t) {
   return std::chrono::duration<double>(SteadyClock::now() - t).count();
-}
-
-// User + system CPU seconds of this process so far.
-double ProcessCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
-  return seconds(u.ru_utime) + seconds(u.ru_stime);
 }
 
 // VmHWM from /proc/self/status, in MiB; 0 if unavailable.

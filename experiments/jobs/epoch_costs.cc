@@ -13,12 +13,7 @@ double ProcessCpuSeconds() {
          1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-void EpochCosts::Begin(const Worker& w) {
-  const MetricsSnapshot m = w.NodeMetrics();
-  cpu_ = ProcessCpuSeconds();
-  messages_ = m[NodeCounter::kMessagesSent];
-  bytes_ = m[NodeCounter::kBytesSent];
-}
+void EpochCosts::Begin(const Worker& w) { Mark(ProcessCpuSeconds(), w.NodeMetrics()); }
 
 void EpochCosts::End(const Worker& w) {
   const MetricsSnapshot m = w.NodeMetrics();
@@ -26,6 +21,10 @@ void EpochCosts::End(const Worker& w) {
   cpu_per_epoch_.push_back(cpu - cpu_);
   messages_per_epoch_.push_back(m[NodeCounter::kMessagesSent] - messages_);
   bytes_per_epoch_.push_back(m[NodeCounter::kBytesSent] - bytes_);
+  Mark(cpu, m);
+}
+
+void EpochCosts::Mark(double cpu, const MetricsSnapshot& m) {
   cpu_ = cpu;
   messages_ = m[NodeCounter::kMessagesSent];
   bytes_ = m[NodeCounter::kBytesSent];

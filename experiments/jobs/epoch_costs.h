@@ -29,6 +29,7 @@ class EpochCosts {
   void Report(nlohmann::json* extra) const;
 
  private:
+  void Mark(double cpu, const MetricsSnapshot& m);  // the start of the next epoch
   double cpu_ = 0;
   uint64_t messages_ = 0, bytes_ = 0;
   std::vector<double> cpu_per_epoch_;
