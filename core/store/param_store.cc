@@ -47,7 +47,7 @@ void ParamStore::SetSpinYield(SpinYield yield) {
   for (uint64_t i = 0; i <= stripe_mask_; ++i) stripes_[i].lock.set_yield(yield);
 }
 
-template <bool kTouchRows, typename RowOp>
+template <ParamStore::RowTouch kTouch, typename RowOp>
 void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* sc,
                           RowOp&& row_op) {
   const size_t stripes = stripe_mask_ + 1;
@@ -93,18 +93,19 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
       const Slot* slot = create ? FindOrCreate(s, keys[i], sc->hashes[i])
                                 : s.index.FindHashed(keys[i], sc->hashes[i]);
       if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
-      // Every line of the row (value, state, delta): the copies below wait
-      // on all of them at once, not line by line.
-      if constexpr (kTouchRows) {
+      // The lines the op reads: its copies wait on all of them at once, not
+      // line by line.
+      if constexpr (kTouch != RowTouch::kNone) {
         const char* row = reinterpret_cast<const char*>(s.arena.At(slot->offset));
-        const size_t bytes = SlotFloats(*slot) * sizeof(float);
+        const size_t floats = kTouch == RowTouch::kValue ? slot->length : SlotFloats(*slot);
+        const size_t bytes = floats * sizeof(float);
         for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
       }
       sc->slots[j] = *slot;
       sc->found[i] = 1;
     }
     hint(end + kPrefetchKeys);
-    if constexpr (kTouchRows) {
+    if constexpr (kTouch != RowTouch::kNone) {
       for (uint32_t j = begin; j < end; ++j) {
         if (!sc->found[sc->order[j]]) continue;
         Entry e = View(s, sc->slots[j]);
@@ -119,44 +120,44 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
 
 void ParamStore::PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
                            BatchScratch* scratch, bool create) {
-  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch<RowTouch::kValue>(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
   });
 }
 
 void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                            const float* in, BatchScratch* scratch, bool create) {
-  ForBatch(keys, false, create, scratch,
-           [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
+  ForBatch<RowTouch::kSlot>(keys, false, create, scratch,
+                            [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
 }
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                           const float* in, BatchScratch* scratch, bool create) {
-  ForBatch(keys, true, create, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch<RowTouch::kValue>(keys, true, create, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(e.value, in + offsets[i], e.length * sizeof(float));
   });
 }
 
 void ParamStore::HeldBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch) {
-  ForBatch<false>(keys, main_only, false, scratch, [](uint32_t, Entry&) {});
+  ForBatch<RowTouch::kNone>(keys, main_only, false, scratch, [](uint32_t, Entry&) {});
 }
 
 void ParamStore::PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                                float* out, BatchScratch* scratch) {
-  ForBatch(keys, true, false, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch<RowTouch::kValue>(keys, true, false, scratch, [&](uint32_t i, Entry& e) {
     std::memcpy(out + offsets[i], e.value, e.length * sizeof(float));
   });
 }
 
 void ParamStore::PushMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,
                                const float* in, BatchScratch* scratch) {
-  ForBatch(keys, true, false, scratch,
-           [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
+  ForBatch<RowTouch::kSlot>(keys, true, false, scratch,
+                            [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
 }
 
 void ParamStore::ResolveBatch(std::span<const Key> keys, Entry* entries, BatchScratch* scratch,
                               bool create) {
-  ForBatch(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
+  ForBatch<RowTouch::kSlot>(keys, false, create, scratch, [&](uint32_t i, Entry& e) {
     entries[i] = e;
     entries[i].version = nullptr;  // e's points into the scratch copy of the slot
   });

@@ -196,9 +196,14 @@ class ParamStore {
   // Stripe from high hash bits, bucket from low bits: independent choices.
   uint64_t StripeOfHash(uint64_t hash) const { return (hash >> 40) & stripe_mask_; }
   Stripe& StripeOf(Key key) { return stripes_[StripeOfHash(Mix64(key))]; }
+  // Which lines of a found row a batch call prefetches before row_op runs:
+  // none (the rows are not read), the value (a copy out or in), or the whole
+  // slot (an update that also reads the optimizer state and replica delta).
+  // Prefetching lines the op does not touch only fills the line buffers.
+  enum class RowTouch { kNone, kValue, kSlot };
   // Groups keys by stripe and calls row_op(i, Entry&) for each, one lock per
-  // stripe. kTouchRows false: the rows are not read (no row prefetch).
-  template <bool kTouchRows = true, typename RowOp>
+  // stripe.
+  template <RowTouch kTouch, typename RowOp>
   void ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* scratch,
                 RowOp&& row_op);
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
