@@ -146,6 +146,30 @@ open(sys.argv[1], "w").write("%f\n" % ((time.process_time() - c0) / (time.perf_c
   cat "$out"/share-* | $PY -c 'import sys; v = [float(x) for x in sys.stdin]; print("%.3f" % min(1.0, sum(v) / len(v)))'
   rm -f "$out"/share-*
 }
+# The emulated latency as augur's frames see it, in seconds: --emulate-latency holds a
+# received frame in the I/O thread's timer queue, and handing it on costs a timer wake-up
+# and a wake-up of the parked worker that an unemulated frame (read by the worker itself)
+# does not pay. Measured as half the difference of augur's 1-key pull round trip
+# (`augur bench-net --dim 1 --batch 1`) with and without the emulation, medians of 3
+# alternating runs; the simulator's links get this, not the nominal value.
+emulated_latency() {  # emulated_latency US
+  local r
+  for r in 1 2 3; do
+    for l in 0 "$1"; do
+      "$augur" bench-net --dim 1 --batch 1 --batches 1500 --warmup 100 --blocks 3 \
+        --wire-security none --emulate-latency "${l}us" 2>/dev/null |
+        sed -n "s/.*augur round trip: \([0-9.]*\) us.*/$l \1/p"
+    done
+  done | $PY -c '
+import statistics, sys
+rtt = {}
+for line in sys.stdin:
+    l, us = line.split()
+    rtt.setdefault(l, []).append(float(us))
+assert len(rtt) == 2 and all(len(v) == 3 for v in rtt.values()), rtt
+lat = sorted(rtt, key=float)[1]
+print("%.9f" % (max(0.0, statistics.median(rtt[lat]) - statistics.median(rtt["0"])) / 2 * 1e-6))'
+}
 pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0; }
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
@@ -160,11 +184,15 @@ for net in "${nets[@]}"; do
   esac
   sim_net=()
   if [ -n "$rate" ]; then
+    emul_s=$(emulated_latency "$lat_us") || { log "could not measure the emulated latency"; exit 1; }
+    log "$net: --emulate-latency ${lat_us}us is $($PY -c "print('%.0f' % ($emul_s * 1e6))") us as augur's frames see it"
+    echo "$net ${lat_us} $emul_s" >>"$out/emulated_latency.txt"
     shape "$rate" "$burst"
     rtt_ms=$(ip netns exec "$tag-0" ping -q -c 50 -i 0.01 -s 56 10.79.0.2 | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
     [ -n "$rtt_ms" ] || { log "could not read the ping RTT"; exit 1; }
-    # A star route crosses 2 links: each gets half of (the path's one-way + the emulated latency).
-    link_latency=$($PY -c "print('%.9fs' % ((float('$rtt_ms') * 1e-3 / 2 + $lat_us * 1e-6) / 2))")
+    # A star route crosses 2 links: each gets half of (the path's one-way + the emulated
+    # latency as measured above).
+    link_latency=$($PY -c "print('%.9fs' % ((float('$rtt_ms') * 1e-3 / 2 + $emul_s) / 2))")
     bw=$($PY -c "r = '$rate'; print('%.0fbps' % (float(r[:-4]) * (1e9 if r.endswith('gbit') else 1e6)))")
     sim_net=(--link-bandwidth "$bw" --link-latency "$link_latency")
   fi
@@ -263,7 +291,15 @@ print(f"- machine: {sh('uname -n')}, {cores} cores; commit {sh('git rev-parse --
       f"date {sh('date -u +%Y-%m-%dT%H:%M:%SZ')}")
 print(f"- load average at the end: {sh('cat /proc/loadavg')}")
 print(f"- measured: median over {repeats} TCP runs of rank 0's mean epoch time; predicted: "
-      "`augur sim --compute hybrid` with the costs `augur calibrate` measured here\n")
+      "`augur sim --compute hybrid` with the costs `augur calibrate` measured here")
+emul = os.path.join(out, "emulated_latency.txt")
+if os.path.exists(emul):
+    for line in open(emul):
+        net, nominal, seconds = line.split()
+        print(f"- {net}: `--emulate-latency {nominal}us` measured at {float(seconds) * 1e6:.0f} us "
+              "one way as augur's frames see it (timer and hand-off wake-ups); the simulated "
+              "links have the measured value")
+print()
 print("| workload | nodes | network | pinned | measured (s) | runs (s) | predicted (s) | "
       "predicted/measured | CPU pressure | core share | predicted at that share (s) | ratio | "
       "bytes tcp/sim |")

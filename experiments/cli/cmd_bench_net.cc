@@ -22,6 +22,7 @@
 #include "backends/tcp/tcp_runtime.h"
 #include "backends/tcp/tcp_transport.h"
 #include "core/codec/codec.h"
+#include "core/config/units.h"
 #include "experiments/cli/command.h"
 #include "experiments/launch/cpu_pinning.h"
 
@@ -38,6 +39,7 @@ struct BenchFlags {
   uint16_t port = 0;
   std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
   std::string pin = "auto";
+  std::string emulate_latency = "0s";
 };
 
 // Frame sizes of one pull: request and response, with the transport envelope.
@@ -133,6 +135,10 @@ int BenchNet(const BenchFlags& f) {
   }
   Result<tcp::WireSecurity> mode = tcp::ParseWireSecurity(f.wire_security);
   if (!mode.ok()) return UsageError("--wire-security: " + mode.status().message());
+  Result<double> latency = ParseDuration(f.emulate_latency);
+  if (!latency.ok() || *latency < 0 || *latency > 1)
+    return UsageError("--emulate-latency: expected a duration in [0, 1s], got '" +
+                      f.emulate_latency + "'");
   const auto [req_bytes, resp_bytes] = PullFrameBytes(f);
   // --pin auto: with two CPUs or more, each process (with all its threads,
   // the raw ping-pong's included) on a CPU of its own, as two machines
@@ -173,6 +179,7 @@ int BenchNet(const BenchFlags& f) {
   o.secret = *key;
   o.peer_timeout_seconds = 30;
   o.wire_security = *mode;
+  o.emulate_latency_seconds = *latency;
 
   std::fflush(stdout);
   const pid_t child = fork();
@@ -235,10 +242,10 @@ int BenchNet(const BenchFlags& f) {
   std::printf(
       "augur bench-net: 2 processes on loopback, dim %u, batches of %u keys, %llu timed "
       "batches (+%llu warm-up) in %zu blocks alternating with the raw ping-pong; "
-      "--wire-security %s\n",
+      "--wire-security %s, --emulate-latency %s\n",
       f.dim, f.batch, static_cast<unsigned long long>(f.batches),
       static_cast<unsigned long long>(f.warmup), t.block_ratios.size(),
-      tcp::WireSecurityName(*mode));
+      tcp::WireSecurityName(*mode), f.emulate_latency.c_str());
   if (pin)
     std::printf(
         "  placement: rank 0 (and the raw server) on CPU %d, rank 1 (and the raw client) on "
@@ -251,6 +258,9 @@ int BenchNet(const BenchFlags& f) {
               pull_rate * f.batch, pull_rate * bytes / 1e6);
   std::printf("  raw Asio ping-pong: %9.0f rounds/s   %11.0f keys/s  %8.1f MB/s (same bytes)\n",
               raw_rate, raw_rate * f.batch, raw_rate * bytes / 1e6);
+  // The augur pull's round trip, whose emulated part (frames held on
+  // receipt) the raw ping-pong never has: bench-fidelity reads this line.
+  std::printf("  augur round trip: %.1f us (raw %.1f us)\n", 1e6 / pull_rate, 1e6 / raw_rate);
   std::printf("  ratio (augur / raw): %.2f (per block: min %.2f, median %.2f, max %.2f)\n",
               pull_rate / raw_rate, t.block_ratios.front(),
               t.block_ratios[t.block_ratios.size() / 2], t.block_ratios.back());
@@ -282,6 +292,10 @@ CommandFn AddBenchNetCommand(CLI::App& root) {
   app->add_option("--pin", f->pin,
                   "auto: with 2 CPUs or more, each process on a CPU of its own (both the augur "
                   "and the raw side); none: the scheduler places them")
+      ->capture_default_str();
+  app->add_option("--emulate-latency", f->emulate_latency,
+                  "Hold every received augur frame this long before it is handled (as `augur "
+                  "run --emulate-latency`); the raw ping-pong is never delayed")
       ->capture_default_str();
   return [f]() -> int { return BenchNet(*f); };
 }
