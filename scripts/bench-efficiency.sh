@@ -15,7 +15,8 @@
 # and sampling bookkeeping, the protocol, the runtime), with the time the
 # workers spent parked from result.json. Then the micro-benchmarks against
 # their references: augur-bench's LocalPull/LocalPush at dim 100 against
-# memcpy of the same rows (random interleaving), and `augur bench-net`
+# memcpy of the same rows (random interleaving; the push also against an
+# in-place add into them, what Hogwild's update does), and `augur bench-net`
 # against a raw socket ping-pong (without frame protection, then with auth).
 #
 # Output: OUT/summary.md (and printed): the machine, the commit, per workload
@@ -133,8 +134,8 @@ if [ "$profile" = 1 ]; then
 fi
 
 if [ "$micro" = 1 ]; then
-  log "micro-benchmarks: augur-bench LocalPull/LocalPush/Memcpy at dim 100 (interleaved)"
-  build/bin/augur-bench --benchmark_filter='BM_(LocalPull|LocalPush|Memcpy)/100$' \
+  log "micro-benchmarks: augur-bench LocalPull/LocalPush/Memcpy/RowAdd at dim 100 (interleaved)"
+  build/bin/augur-bench --benchmark_filter='BM_(LocalPull|LocalPush|Memcpy|RowAdd)/100$' \
     --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true \
     --benchmark_format=json >"$out/core_bench.json" 2>/dev/null
   # The protocol's own cost with no frame protection (the goal), then with

@@ -6,6 +6,10 @@
 //     hash lookup + row copy, no message).
 //   BM_Memcpy/<dim>: memcpy of the same 256 rows from random positions of a
 //     plain array of the same size: the limit for moving those bytes.
+//   BM_RowAdd/<dim>: row[i] += update[i] for 256 random rows of the same plain
+//     array, what a Hogwild program's update does in place: a push reads
+//     and dirties its rows (their write-back is DRAM traffic a gather
+//     does not have), so this is the push's physical reference.
 //   BM_Encode/BM_Decode: the codec on a 256-key pull response of dim 100.
 // All report bytes_per_second (value bytes moved).
 #include <benchmark/benchmark.h>
@@ -104,6 +108,29 @@ void BM_Memcpy(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kBatch * dim * sizeof(float));
 }
 
+void BM_RowAdd(benchmark::State& state) {
+  const uint32_t dim = static_cast<uint32_t>(state.range(0));
+  const uint64_t keys = KeysFor(dim);
+  std::vector<float> table(keys * dim, 1.0f);
+  Rng rng(2);
+  std::vector<std::vector<uint64_t>> rows(64, std::vector<uint64_t>(kBatch));
+  for (auto& b : rows)
+    for (uint64_t& r : b) r = rng.Below(keys);
+  const std::vector<float> updates(kBatch * dim, 0.5f);
+  size_t i = 0;
+  for (auto _ : state) {
+    const auto& b = rows[i++ % rows.size()];
+    for (size_t j = 0; j < kBatch; ++j) {
+      float* row = table.data() + b[j] * dim;
+      const float* u = updates.data() + j * dim;
+      for (uint32_t d = 0; d < dim; ++d) row[d] += u[d];
+    }
+    benchmark::DoNotOptimize(table.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * kBatch * dim * sizeof(float));
+}
+
 Message PullResponse() {
   Message m;
   m.type = MessageType::kPullResponse;
@@ -136,6 +163,7 @@ void BM_Decode(benchmark::State& state) {
 BENCHMARK(BM_LocalPull)->Arg(16)->Arg(100)->Arg(1000);
 BENCHMARK(BM_LocalPush)->Arg(16)->Arg(100)->Arg(1000);
 BENCHMARK(BM_Memcpy)->Arg(16)->Arg(100)->Arg(1000);
+BENCHMARK(BM_RowAdd)->Arg(16)->Arg(100)->Arg(1000);
 BENCHMARK(BM_Encode);
 BENCHMARK(BM_Decode);
 
