@@ -58,7 +58,7 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
               static_cast<unsigned long long>(key));
   const NodeId home = cx_.HomeOf(key);
   if (home == cx_.self) {
-    directory_[key] = Owner{to, epoch};
+    directory_.Assign(key, Owner{to, epoch});
   } else {
     // Built before the hand-over, so when to == home the update arrives first.
     Message& u = fx->out.To(home, MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, to);
@@ -91,10 +91,10 @@ Status Relocation::HandleOwnerUpdate(const Message& m) {
     for (size_t i = 0; i < m.keys.size(); ++i) {
       const Key k = m.keys[i];
       const uint16_t epoch = static_cast<uint16_t>(m.slots[i]);
-      auto it = directory_.find(k);
+      const Owner* known = directory_.Find(k);
       uint16_t current = 0;
-      bool have = it != directory_.end();
-      if (have) current = it->second.epoch;
+      bool have = known != nullptr;
+      if (have) current = known->epoch;
       cx_.store.With(k, false, [&](ParamStore::Entry& e) {
         if (e.kind == CopyKind::kMain) {
           have = true;
@@ -102,7 +102,7 @@ Status Relocation::HandleOwnerUpdate(const Message& m) {
         }
       });
       if (have && !Newer(epoch, current)) continue;  // a late, superseded update
-      directory_[k] = Owner{m.aux, epoch};
+      directory_.Assign(k, Owner{m.aux, epoch});
       if (m.aux == cx_.self && !cx_.HasMain(k)) incoming_[k];  // coming home: queue until it lands
     }
   }
@@ -145,8 +145,8 @@ Status Relocation::HandleHandover(const Message& m) {
       cx_.store.InstallMain(k, row, static_cast<uint16_t>(m.slots[i]));
       row += cx_.store.RowLength(k);
       routing_.ForgetLocation(k);
-      auto owner = directory_.find(k);
-      if (owner != directory_.end() && owner->second.node == cx_.self) directory_.erase(owner);
+      const Owner* owner = directory_.Find(k);
+      if (owner != nullptr && owner->node == cx_.self) directory_.Erase(k);
       DrainQueue(k, &fx);
       if (m.op_id != 0 && cx_.ops.Pending(m.op_id)) cx_.ops.Complete(m.op_id, 1, &fx);
     }

@@ -26,6 +26,7 @@
 #include "core/protocol/effects.h"
 #include "core/protocol/engine_context.h"
 #include "core/protocol/key_request.h"
+#include "core/store/flat_key_map.h"
 #include "core/store/param_store.h"
 
 namespace augur {
@@ -72,8 +73,7 @@ class Relocation {
   // The directory entry of a key homed here (null: none, the key is here or
   // never moved).
   const Owner* DirectoryEntry(Key key) const {
-    auto it = directory_.find(key);
-    return it == directory_.end() ? nullptr : &it->second;
+    return directory_.Find(key);  // valid until the directory changes
   }
   size_t entries() const { return directory_.size() + incoming_.size(); }
 
@@ -83,7 +83,7 @@ class Relocation {
   Replication& replication_;
   IntentTracker& intents_;
   Quiesce& quiesce_;
-  std::unordered_map<Key, Owner> directory_;                   // at home: owner when not here
+  FlatKeyMap<Owner> directory_;                                // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
   // HandleHandover's scratch: the store batch that looks up where the main
   // copies are.

@@ -28,16 +28,16 @@ Routing::Routing(EngineContext& cx, Relocation& relocation, Replication& replica
 
 void Routing::NoteLocation(Key key, NodeId node) {
   if (node == cx_.self || node == cx_.HomeOf(key)) {
-    location_cache_.erase(key);
+    location_cache_.Erase(key);
     return;
   }
-  if (location_cache_.size() >= location_cache_capacity_) location_cache_.clear();
-  location_cache_[key] = node;
+  if (location_cache_.size() >= location_cache_capacity_) location_cache_.Clear();
+  location_cache_.Assign(key, node);
 }
 
 NodeId Routing::RemoteDestination(Key key) const {
-  auto it = location_cache_.find(key);
-  return it != location_cache_.end() ? it->second : cx_.HomeOf(key);
+  const NodeId* cached = location_cache_.Find(key);
+  return cached != nullptr ? *cached : cx_.HomeOf(key);
 }
 
 Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,

@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "core/base/status.h"
@@ -24,6 +23,7 @@
 #include "core/protocol/effects.h"
 #include "core/protocol/engine_context.h"
 #include "core/protocol/key_request.h"
+#include "core/store/flat_key_map.h"
 #include "core/store/param_store.h"
 
 namespace augur {
@@ -58,7 +58,7 @@ class Routing {
   // The same, where the caller knows whether the main copy is here.
   void Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, Effects* fx);
   void NoteLocation(Key key, NodeId node);  // key was seen at node
-  void ForgetLocation(Key key) { location_cache_.erase(key); }
+  void ForgetLocation(Key key) { location_cache_.Erase(key); }
   // Where a request for a key not held here goes: its cached location, or home.
   NodeId RemoteDestination(Key key) const;
   size_t entries() const { return location_cache_.size(); }
@@ -77,8 +77,8 @@ class Routing {
   Relocation& relocation_;
   Replication& replication_;
   IntentTracker& intents_;
-  const size_t location_cache_capacity_;            // entries; cleared when full
-  std::unordered_map<Key, NodeId> location_cache_;  // last seen owner elsewhere
+  const size_t location_cache_capacity_;  // entries; cleared when full
+  FlatKeyMap<NodeId> location_cache_;     // last seen owner elsewhere
   // HandleRequest's and ServeMainCopies' scratch (under the engine lock):
   // each key's offset in the request's values, the store batch's scratch,
   // the pulled values.

@@ -51,6 +51,12 @@ class FlatKeyMap {
     return {&buckets_[i].value, true};
   }
 
+  // Inserts `value`, or overwrites the value stored for `key`.
+  void Assign(Key key, const V& value) {
+    auto [stored, inserted] = Insert(key, value);
+    if (!inserted) *stored = value;
+  }
+
   bool Erase(Key key) {
     size_t i = Home(key);
     while (buckets_[i].used && buckets_[i].key != key) i = (i + 1) & mask_;

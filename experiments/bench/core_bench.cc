@@ -37,6 +37,15 @@ std::vector<std::vector<Key>> RandomBatches(uint64_t keys, uint64_t seed) {
   return batches;
 }
 
+// 64 batches of kBatch random row indices below `rows`, for the plain-array references.
+std::vector<std::vector<uint64_t>> RandomRows(uint64_t rows, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::vector<uint64_t>> batches(64, std::vector<uint64_t>(kBatch));
+  for (auto& b : batches)
+    for (uint64_t& r : b) r = rng.Below(rows);
+  return batches;
+}
+
 struct OneNode {
   explicit OneNode(uint32_t dim) {
     LoopbackOptions o;
@@ -92,10 +101,7 @@ void BM_Memcpy(benchmark::State& state) {
   const uint32_t dim = static_cast<uint32_t>(state.range(0));
   const uint64_t keys = KeysFor(dim);
   std::vector<float> source(keys * dim, 1.0f);
-  Rng rng(1);
-  std::vector<std::vector<uint64_t>> rows(64, std::vector<uint64_t>(kBatch));
-  for (auto& b : rows)
-    for (uint64_t& r : b) r = rng.Below(keys);
+  const std::vector<std::vector<uint64_t>> rows = RandomRows(keys, 1);
   std::vector<float> out(kBatch * dim);
   size_t i = 0;
   for (auto _ : state) {
@@ -112,10 +118,7 @@ void BM_RowAdd(benchmark::State& state) {
   const uint32_t dim = static_cast<uint32_t>(state.range(0));
   const uint64_t keys = KeysFor(dim);
   std::vector<float> table(keys * dim, 1.0f);
-  Rng rng(2);
-  std::vector<std::vector<uint64_t>> rows(64, std::vector<uint64_t>(kBatch));
-  for (auto& b : rows)
-    for (uint64_t& r : b) r = rng.Below(keys);
+  const std::vector<std::vector<uint64_t>> rows = RandomRows(keys, 2);
   const std::vector<float> updates(kBatch * dim, 0.5f);
   size_t i = 0;
   for (auto _ : state) {

@@ -8,7 +8,7 @@
 namespace augur {
 namespace {
 
-TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/erase churn", "[store]") {
+TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/assign/erase churn", "[store]") {
   const uint64_t seed = GENERATE(1, 2, 3);
   INFO("seed " << seed);
   Rng rng(seed);
@@ -17,8 +17,13 @@ TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/erase churn
   for (int i = 0; i < 50000; ++i) {
     // Small key universe (so erases hit) plus extreme values (no sentinel keys).
     Key k = rng.Below(3) == 0 ? ~Key{0} - rng.Below(4) : rng.Below(2000);
-    if (rng.Below(3) == 0) {
+    const uint64_t op = rng.Below(4);
+    if (op == 0) {
       REQUIRE(map.Erase(k) == (ref.erase(k) == 1));
+    } else if (op == 1) {
+      map.Assign(k, i);  // insert or overwrite
+      ref[k] = i;
+      REQUIRE(*map.Find(k) == static_cast<uint64_t>(i));
     } else {
       auto [v, inserted] = map.Insert(k, i);
       auto [it, ref_inserted] = ref.emplace(k, i);
