@@ -16,7 +16,12 @@
 # and the predicted one: `augur sim --compute hybrid --costs COSTS` with the costs
 # `augur calibrate` measured first on this machine for that workload (loopback, 2
 # processes), the star platform with the cell's link (loopback: the calibrated one) and the
-# host model above. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
+# host model above. The shaped networks are calibrated too, before their cells: the
+# latency `--emulate-latency` really adds (augur's own 1-key round trip with and without
+# it, `augur bench-net`), the CPU the namespaces' path costs per message and per byte
+# beyond loopback (scripts/lib/path_cost.py), and the CPU the emulation costs per message
+# (a small zipf job with and without it); the simulator's links and per-message costs for
+# those cells include them. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
 # the share of time a runnable task waited for a core; other jobs on the machine raise it,
 # the simulator knows nothing of them).
 # Workloads: zipf (uniform, 20,000 keys of 64 floats, 150 batches of 64 keys per worker);
@@ -53,7 +58,7 @@ while [ $# -gt 0 ]; do
     --workloads) workloads=$2; shift 2 ;;
     --nodes) node_counts=$2; shift 2 ;;
     --networks) networks=$2; shift 2 ;;
-    -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "bench-fidelity.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -146,6 +151,19 @@ open(sys.argv[1], "w").write("%f\n" % ((time.process_time() - c0) / (time.perf_c
   cat "$out"/share-* | $PY -c 'import sys; v = [float(x) for x in sys.stdin]; print("%.3f" % min(1.0, sum(v) / len(v)))'
   rm -f "$out"/share-*
 }
+# median_gap SCALE: reads lines "LABEL VALUE" of two labels, "0" and another, 3 lines
+# each; prints (median of the other's values - median of the 0 ones) x SCALE, at least 0.
+median_gap() {
+  $PY -c '
+import statistics, sys
+v = {}
+for line in sys.stdin:
+    label, x = line.split()
+    v.setdefault(label, []).append(float(x))
+assert len(v) == 2 and "0" in v and all(len(x) == 3 for x in v.values()), v
+other = next(k for k in v if k != "0")
+print("%.9e" % (max(0.0, statistics.median(v[other]) - statistics.median(v["0"])) * float(sys.argv[1])))' "$1"
+}
 # The emulated latency as augur's frames see it, in seconds: --emulate-latency holds a
 # received frame in the I/O thread's timer queue, and handing it on costs a timer wake-up
 # and a wake-up of the parked worker that an unemulated frame (read by the worker itself)
@@ -160,15 +178,50 @@ emulated_latency() {  # emulated_latency US
         --wire-security none --emulate-latency "${l}us" 2>/dev/null |
         sed -n "s/.*augur round trip: \([0-9.]*\) us.*/$l \1/p"
     done
-  done | $PY -c '
-import statistics, sys
-rtt = {}
-for line in sys.stdin:
-    l, us = line.split()
-    rtt.setdefault(l, []).append(float(us))
-assert len(rtt) == 2 and all(len(v) == 3 for v in rtt.values()), rtt
-lat = sorted(rtt, key=float)[1]
-print("%.9f" % (max(0.0, statistics.median(rtt[lat]) - statistics.median(rtt["0"])) / 2 * 1e-6))'
+  done | median_gap 0.5e-6  # half the round trip, us to s
+}
+# The CPU per message of SIZE bytes (sender and receiver together) on a TCP path, as
+# "SIZE SECONDS" (scripts/lib/path_cost.py): the server in namespace $1 at address $2 on
+# CPU 1, the client in namespace $3 on CPU 0 (namespaces empty: this one, on loopback).
+path_cost() {  # path_cost SERVER_NS HOST CLIENT_NS SIZE ROUNDS
+  local sns=() cns=() cpu_file pc_port=$((40000 + RANDOM % 20000))
+  [ -n "$1" ] && sns=(ip netns exec "$1")
+  [ -n "$3" ] && cns=(ip netns exec "$3")
+  cpu_file=$(mktemp -u "$out/path-cost.XXXXXX")
+  "${sns[@]}" taskset -c $((cores > 1 ? 1 : 0)) $PY scripts/lib/path_cost.py serve "$2" "$pc_port" "$4" "$cpu_file" &
+  local server=$!
+  "${cns[@]}" taskset -c 0 $PY scripts/lib/path_cost.py client "$2" "$pc_port" "$4" "$5" "$cpu_file"
+  wait "$server"
+  rm -f "$cpu_file"
+}
+# The CPU per message the latency emulation adds (seconds): a small zipf job of 2 pinned
+# processes on loopback with and without --emulate-latency US, CPU over messages sent
+# (both processes, from result.json), medians of 3 alternating runs. Holding a frame
+# costs a timer wake-up of the I/O thread and a hand-off to the parked worker that a
+# frame read by the worker itself does not; a real link of that latency costs neither.
+emulation_cpu() {  # emulation_cpu US
+  local r l i dir pids eport=$((36000 + RANDOM % 3000))  # own ports: this runs in a subshell
+  for r in 1 2 3; do
+    for l in 0 "$1"; do
+      eport=$((eport + 1))
+      dir=$out/runs/emulation-cpu/$l-$r
+      mkdir -p "$dir"
+      pids=()
+      for i in 0 1; do
+        taskset -c $((i % cores)) timeout 300 "$augur" run --workload zipf --pattern uniform \
+          --keys 20000 --dim 8 --batch-size 16 --batches 1500 --epochs 1 --seed 5 --policy classic \
+          --nodes 2 --workers 1 --rank "$i" --coordinator "127.0.0.1:$eport" \
+          --secret-file "$out/secret" --emulate-latency "${l}us" --out "$dir" >"$dir/rank-$i.log" 2>&1 &
+        pids+=($!)
+      done
+      for i in 0 1; do wait "${pids[$i]}" || { tail -3 "$dir/rank-$i.log" >&2; return 1; }; done
+      $PY -c '
+import json, sys
+d, l = sys.argv[1], sys.argv[2]
+r = [json.load(open(f"{d}/rank-{i}/result.json")) for i in (0, 1)]
+print(l, sum(sum(x["epoch_process_cpu_seconds"]) for x in r) / sum(sum(x["epoch_messages_sent"]) for x in r))' "$dir" "$l"
+    done
+  done | median_gap 1
 }
 pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0; }
 
@@ -188,6 +241,33 @@ for net in "${nets[@]}"; do
     log "$net: --emulate-latency ${lat_us}us is $($PY -c "print('%.0f' % ($emul_s * 1e6))") us as augur's frames see it"
     echo "$net ${lat_us} $emul_s" >>"$out/emulated_latency.txt"
     shape "$rate" "$burst"
+    # What the shaped path (veth pairs, the bridge, tbf, 1500-byte frames) costs in CPU per
+    # message and per byte beyond loopback: the simulator's costs for this network get it
+    # on top of the calibrated ones (the real runs' processes pay it: kge's CPU per epoch
+    # was 40% higher on the 1 Gbit path than on loopback, for the same messages).
+    [ -n "${base_small:-}" ] || base_small=$(path_cost "" 127.0.0.1 "" 64 4000)
+    [ -n "${base_large:-}" ] || base_large=$(path_cost "" 127.0.0.1 "" 262144 1000)
+    net_small=$(path_cost "$tag-1" 10.79.0.2 "$tag-0" 64 4000)
+    large_rounds=200
+    [ "$net" = 100mbit ] && large_rounds=40  # 21 ms per 256 KiB each way at that rate
+    net_large=$(path_cost "$tag-1" 10.79.0.2 "$tag-0" 262144 "$large_rounds")
+    read -r extra_fixed extra_byte < <($PY scripts/lib/path_cost.py fit "$net_small" "$net_large" "$base_small" "$base_large")
+    log "$net: the path costs $($PY -c "print('%.2f us + %.3f ns/B' % ($extra_fixed * 1e6, $extra_byte * 1e9))") per message more CPU than loopback"
+    echo "$net $extra_fixed $extra_byte" >>"$out/path_cost.txt"
+    emul_cpu=$(emulation_cpu "$lat_us") || { log "could not measure the emulation's CPU"; exit 1; }
+    log "$net: --emulate-latency ${lat_us}us costs $($PY -c "print('%.1f' % ($emul_cpu * 1e6))") us of CPU per message"
+    echo "$net $lat_us $emul_cpu" >>"$out/emulation_cpu.txt"
+    extra_fixed=$($PY -c "print('%.9e' % ($extra_fixed + $emul_cpu))")
+    for wl in "${wls[@]}"; do
+      $PY - "$out/costs-$wl.json" "$out/costs-$wl-$net.json" "$extra_fixed" "$extra_byte" <<'PY'
+import json, sys
+src, dst, fixed, per_byte = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+c = json.load(open(src))
+c["seconds_per_message"] += fixed
+c["seconds_per_message_byte"] += per_byte
+json.dump(c, open(dst, "w"), indent=2)
+PY
+    done
     rtt_ms=$(ip netns exec "$tag-0" ping -q -c 50 -i 0.01 -s 56 10.79.0.2 | sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
     [ -n "$rtt_ms" ] || { log "could not read the ping RTT"; exit 1; }
     # A star route crosses 2 links: each gets half of (the path's one-way + the emulated
@@ -240,12 +320,14 @@ for net in "${nets[@]}"; do
       t1=$(date +%s.%N)
       s1=$(share)
       log "cell $cell: simulator"
-      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
+      costs=$out/costs-$wl.json
+      [ -n "$rate" ] && costs=$out/costs-$wl-$net.json
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
         "${sim_net[@]}" "${host[@]}" --no-progress --out "$out/runs/$cell/sim" \
         >"$out/runs/$cell/sim.log" 2>&1 || { tail -5 "$out/runs/$cell/sim.log" >&2; log "$cell: sim failed"; exit 1; }
       # The same with the hosts slowed to the core share other jobs left (measured around the runs).
       speed=$($PY -c "print('%.6gGf' % ((min($cores / $n, 1.0)) * ($s0 + $s1) / 2))")
-      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$out/costs-$wl.json" \
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
         "${sim_net[@]}" --host-cores 1 --host-speed "$speed" --no-progress --out "$out/runs/$cell/sim-load" \
         >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }
       $PY - "$out/runs/$cell" "$repeats" "$wl" "$n" "$net" "$pinned" "$p0" "$p1" "$t0" "$t1" "$cores" \
@@ -299,6 +381,20 @@ if os.path.exists(emul):
         print(f"- {net}: `--emulate-latency {nominal}us` measured at {float(seconds) * 1e6:.0f} us "
               "one way as augur's frames see it (timer and hand-off wake-ups); the simulated "
               "links have the measured value")
+path = os.path.join(out, "path_cost.txt")
+if os.path.exists(path):
+    for line in open(path):
+        net, fixed, per_byte = line.split()
+        print(f"- {net}: the namespaces' path (veth, bridge, tbf) costs {float(fixed) * 1e6:.2f} us "
+              f"+ {float(per_byte) * 1e9:.3f} ns/B of CPU per message beyond loopback "
+              "(scripts/lib/path_cost.py); the simulator's costs for its cells add it")
+path = os.path.join(out, "emulation_cpu.txt")
+if os.path.exists(path):
+    for line in open(path):
+        net, nominal, seconds = line.split()
+        print(f"- {net}: `--emulate-latency {nominal}us` costs {float(seconds) * 1e6:.1f} us of CPU "
+              "per message (its timer and hand-off wake-ups; a zipf job with and without it), "
+              "added to the simulator's per-message cost for its cells")
 print()
 print("| workload | nodes | network | pinned | measured (s) | runs (s) | predicted (s) | "
       "predicted/measured | CPU pressure | core share | predicted at that share (s) | ratio | "
