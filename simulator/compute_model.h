@@ -33,6 +33,11 @@ class ComputeModel {
   double WorkerFlops(double modelled_seconds);
   // Flops to execute after handling one incoming message of `bytes`.
   double MessageFlops(uint64_t bytes);
+  // Flops a sender spends on `bytes` that waited for a busy link (modelled
+  // in every mode: measured mode has no kernel to measure).
+  double QueuedFlops(uint64_t bytes) const {
+    return costs_.seconds_per_queued_byte * static_cast<double>(bytes) * kReferenceFlopsPerSecond;
+  }
 
   void BeforeYield();
   void AfterYield();

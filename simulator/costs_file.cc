@@ -16,6 +16,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"worker_cost_source", worker_cost_source},
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
+      {"seconds_per_queued_byte", seconds_per_queued_byte},
       {"cores", cores},
       {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
       {"loopback_latency_seconds", loopback_latency_seconds},
@@ -32,6 +33,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_key = j.at("seconds_per_key").get<double>();
     c.seconds_per_message = j.at("seconds_per_message").get<double>();
     c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
+    c.seconds_per_queued_byte = j.value("seconds_per_queued_byte", 0.0);
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
     c.first_epoch_extra_seconds_per_sample = j.value("first_epoch_extra_seconds_per_sample", 0.0);
     c.worker_cost_source = j.value("worker_cost_source", "");
@@ -45,6 +47,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   }
   if (c.seconds_per_message < 0 || c.seconds_per_message_byte < 0)
     return Status::Error("message costs must be >= 0");
+  if (!(c.seconds_per_queued_byte >= 0))
+    return Status::Error("seconds_per_queued_byte must be >= 0");
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
   if (c.cores > 4096) return Status::Error("cores must be at most 4096");

@@ -31,6 +31,12 @@ struct SimCosts {
   // syscalls and wake-ups: fixed + per byte.
   double seconds_per_message = 0;
   double seconds_per_message_byte = 0;
+  // The sender's CPU per byte of a frame that waits for its link to drain
+  // (a shaped or saturated link: the kernel wakes the sender chunk by chunk
+  // as the link takes them). Not measured by `augur calibrate` (loopback
+  // never waits); scripts/bench-fidelity.sh measures it on its shaped
+  // namespaces' path (scripts/lib/path_cost.py). 0: not charged.
+  double seconds_per_queued_byte = 0;
   uint32_t cores = 0;  // this machine's cores; 0 = not calibrated
   // The loopback link (one way): 0 / negative = not calibrated.
   double loopback_bandwidth_bytes_per_second = 0;

@@ -32,6 +32,7 @@ void Nic::Queue(NodeId to, std::vector<uint8_t> frame) {
   if (first) {
     ch.pending = cluster_.parcels().Take();
     ch.pending->from = self_;
+    ch.pending_waited = ch.on_wire;
   }
   ch.pending->bytes += frame.size();
   ch.pending->frames.push_back(std::move(frame));
@@ -60,10 +61,21 @@ void Nic::Run() {
     Parcel* p = ch.pending;
     ch.pending = nullptr;  // frames queued from now on leave in the next parcel
     ch.on_wire = true;
+    // Bytes that wait for the link: all of a parcel that queued behind the
+    // previous one, else those beyond the first chunk (what the link takes
+    // within kDeliveryQuantum of the parcel leaving).
+    const uint64_t chunk = Route(to).chunk_bytes;
+    const uint64_t waiting =
+        ch.pending_waited ? p->bytes : (p->bytes > chunk ? p->bytes - chunk : 0);
+    const double queued_flops = cluster_.compute_model().QueuedFlops(waiting);
     cluster_.TransferStarted(to);
+    sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)
     try {
+      if (queued_flops > 0) cpu = sg4::this_actor::exec_async(queued_flops);
       Transmit(to, p);
+      if (cpu) cpu->wait();
     } catch (const simgrid::Exception& e) {
+      if (cpu && !cpu->test()) cpu->cancel();
       if (!cluster_.platform().hosts[to]->is_on()) {
         // --fail-node turned the receiver off; its injector ends the run next.
         cluster_.TransferEnded(to);

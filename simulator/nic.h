@@ -37,6 +37,15 @@
 // connection per peer). Per-pair FIFO: at most one parcel per pair is on the
 // wire, and a pair's parcels all have the same latency. A self-send skips the
 // network (the Inbox gets it at once).
+// CPU of a waiting sender: the bytes of a parcel whose first frame was
+// queued while the previous parcel to that destination was still on the
+// wire, and otherwise a parcel's bytes beyond its first chunk, wait for the
+// link; the lane charges them seconds_per_queued_byte of CPU on this
+// node's host while it transmits them (an asynchronous execution, so the
+// CPU competes with the node's workers and protocol handling during the
+// transfer instead of delaying its start). On a shaped link that CPU is the
+// kernel waking the sender chunk by chunk as tokens refill; a frame that
+// finds its link idle costs none of it.
 // Threading: SimGrid actors of one simulation only (cooperative, one at a time).
 #pragma once
 
@@ -72,11 +81,12 @@ class Nic {
 
  private:
   struct Channel {
-    Parcel* pending = nullptr;  // frames queued, not yet on the wire
-    bool on_wire = false;       // a parcel to this destination is being transferred
-    bool route_known = false;   // latency and chunk_bytes looked up (Route)
-    double latency = 0;         // route latency to this destination
-    uint64_t chunk_bytes = 0;   // kDeliveryQuantum of the route's bottleneck bandwidth
+    Parcel* pending = nullptr;    // frames queued, not yet on the wire
+    bool pending_waited = false;  // pending was started while a parcel was on the wire
+    bool on_wire = false;         // a parcel to this destination is being transferred
+    bool route_known = false;     // latency and chunk_bytes looked up (Route)
+    double latency = 0;           // route latency to this destination
+    uint64_t chunk_bytes = 0;     // kDeliveryQuantum of the route's bottleneck bandwidth
   };
 
   SimCluster& cluster_;

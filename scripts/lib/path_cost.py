@@ -11,9 +11,12 @@ seconds_per_message_byte are the fit of it over the message size).
 
 scripts/bench-fidelity.sh runs it on loopback and across its network
 namespaces: the difference is what the shaped path (veth pairs, a bridge,
-`tc tbf`, 1500-byte frames) costs beyond loopback, which the simulator's
-links are charged on top of the calibrated costs. The interpreter's own
-cost per message is in both and cancels in the difference.
+`tc tbf`, 1500-byte frames) costs beyond loopback. Its per-byte part comes
+from messages larger than tbf's bucket, which the sender pushes out as the
+tokens refill (16 KiB messages cost no more than on loopback), so the
+simulator charges it to bytes that wait for a busy link
+(seconds_per_queued_byte). The interpreter's own cost per message is in
+both and cancels in the difference.
 
 Usage:
   path_cost.py serve HOST PORT SIZE CPU_FILE      (listens; one connection)

@@ -149,6 +149,18 @@ assert abs((e1[0] - e0[0]) - want) < 0.1 * want, (e0, e1, want)
 assert all(abs(a - b) < 0.02 * want for a, b in zip(e0[1:], e1[1:])), (e0, e1)
 PY
     fail "the first epoch's start-up cost was not charged once, per sample"
+  # A costs file with a negative queued-byte cost is refused, naming the field and the file.
+  cat > "$work/costs-bad.json" <<'JSON'
+{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 0,
+ "seconds_per_message_byte": 0, "seconds_per_queued_byte": -1e-9}
+JSON
+  set +e
+  "$augur" sim --workload mf --mf-rows 400 --mf-cols 100 --mf-nnz 20000 --dim 8 --nodes 2 \
+    --costs "$work/costs-bad.json" --no-progress --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -ne 0 ]] && grep -q "seconds_per_queued_byte" "$work/err" && grep -q "costs-bad.json" "$work/err" ||
+    fail "a negative seconds_per_queued_byte: rc $rc, $(cat "$work/err")"
   ;;
 *) fail "unknown case" ;;
 esac

@@ -99,5 +99,57 @@ TEST_CASE("frames queued together arrive one by one as their own bytes cross the
   }
 }
 
+// Node 0's worker issues three pushes of about 1 MB to node 1 at once and then
+// computes for 1 s on its 1-core host. All but the first chunk's 125 bytes
+// (10 us of the link) wait for the link, so the NIC charges them
+// seconds_per_queued_byte of CPU on node 0's host while they cross (nic.h).
+// That CPU shares the core with the worker's compute, which therefore ends
+// later by exactly the queued bytes' CPU (processor sharing: both progress at
+// half speed while both run). Message handling is free here, so nothing else
+// takes the core.
+TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the worker", "[sim]") {
+  const double bandwidth = 12.5e6, latency = 100e-6, per_byte = 50e-9, compute = 1.0;
+  const uint32_t keys = 4096, dim = 64;
+  SimClusterOptions o;
+  o.nodes = 2;
+  o.node.workers = 1;
+  o.node.layout = ValueLayout(dim);
+  o.sim.platform = "star";
+  o.sim.link_bandwidth_bytes_per_second = bandwidth;
+  o.sim.link_latency_seconds = latency;
+  o.sim.progress = false;
+  o.sim.host_cores = 1;
+  o.sim.costs.seconds_per_message = 0;
+  o.sim.costs.seconds_per_message_byte = 0;
+  o.sim.costs.seconds_per_queued_byte = per_byte;
+  Result<std::unique_ptr<SimCluster>> made = SimCluster::Create(o);
+  REQUIRE(made.ok());
+  std::unique_ptr<SimCluster> c = std::move(*made);
+  std::vector<std::vector<Key>> pushes(3);
+  Key k = 1;
+  for (auto& p : pushes)
+    while (p.size() < keys)
+      if (HomeNode(++k, 2) == 1) p.push_back(k);
+  double computed = -1;
+  Status s = c->Run([&](Worker& w) {
+    if (w.node_id() != 0) return;
+    std::vector<float> values(size_t{keys} * dim, 1.0f);
+    std::vector<Ticket> tickets;
+    for (const auto& p : pushes) tickets.push_back(w.Push(p, values));
+    const double start = w.Now();
+    w.Compute(compute);
+    computed = w.Now() - start;
+    for (Ticket t : tickets) w.Wait(t);
+  });
+  REQUIRE(s.ok());
+  const SimRunStats& st = c->stats();
+  REQUIRE(st.messages == 6);  // three pushes and their acks
+  // The pushes' bytes less a chunk; the acks, a few bytes each, are in
+  // st.bytes too and far inside the tolerance.
+  const double queued_cpu = per_byte * static_cast<double>(st.bytes);
+  INFO("queued CPU " << queued_cpu << " s, compute took " << computed << " s");
+  CHECK(std::abs(computed - (compute + queued_cpu)) <= 0.01 * queued_cpu);
+}
+
 }  // namespace
 }  // namespace augur
