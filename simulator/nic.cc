@@ -61,12 +61,8 @@ void Nic::Run() {
     Parcel* p = ch.pending;
     ch.pending = nullptr;  // frames queued from now on leave in the next parcel
     ch.on_wire = true;
-    // Bytes that wait for the link: all of a parcel that queued behind the
-    // previous one, else those beyond the first chunk (what the link takes
-    // within kDeliveryQuantum of the parcel leaving).
-    const uint64_t chunk = Route(to).chunk_bytes;
-    const uint64_t waiting =
-        ch.pending_waited ? p->bytes : (p->bytes > chunk ? p->bytes - chunk : 0);
+    // A parcel that queued behind the previous one waited for the link.
+    const uint64_t waiting = ch.pending_waited ? p->bytes : 0;
     const double queued_flops = cluster_.compute_model().QueuedFlops(waiting);
     cluster_.TransferStarted(to);
     sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)

@@ -39,13 +39,12 @@
 // network (the Inbox gets it at once).
 // CPU of a waiting sender: the bytes of a parcel whose first frame was
 // queued while the previous parcel to that destination was still on the
-// wire, and otherwise a parcel's bytes beyond its first chunk, wait for the
-// link; the lane charges them seconds_per_queued_byte of CPU on this
-// node's host while it transmits them (an asynchronous execution, so the
-// CPU competes with the node's workers and protocol handling during the
-// transfer instead of delaying its start). On a shaped link that CPU is the
-// kernel waking the sender chunk by chunk as tokens refill; a frame that
-// finds its link idle costs none of it.
+// wire waited for the link; the lane charges them seconds_per_queued_byte
+// of CPU on this node's host while it transmits them (an asynchronous
+// execution, so the CPU competes with the node's workers and protocol
+// handling during the transfer instead of delaying its start). On a shaped
+// link that CPU is the kernel waking the sender chunk by chunk as tokens
+// refill; a parcel that finds its link idle costs none of it.
 // Threading: SimGrid actors of one simulation only (cooperative, one at a time).
 #pragma once
 
