@@ -379,28 +379,27 @@ print(f"- machine: {sh('uname -n')}, {cores} cores; commit {sh('git rev-parse --
 print(f"- load average at the end: {sh('cat /proc/loadavg')}")
 print(f"- measured: median over {repeats} TCP runs of rank 0's mean epoch time; predicted: "
       "`augur sim --compute hybrid` with the costs `augur calibrate` measured here")
-emul = os.path.join(out, "emulated_latency.txt")
-if os.path.exists(emul):
-    for line in open(emul):
-        net, nominal, seconds = line.split()
-        print(f"- {net}: `--emulate-latency {nominal}us` measured at {float(seconds) * 1e6:.0f} us "
-              "one way as augur's frames see it (timer and hand-off wake-ups); the simulated "
-              "links have the measured value")
-path = os.path.join(out, "path_cost.txt")
-if os.path.exists(path):
-    for line in open(path):
-        net, fixed, per_byte = line.split()
-        print(f"- {net}: the namespaces' path (veth, bridge, tbf) costs {float(fixed) * 1e6:.2f} us "
-              f"+ {float(per_byte) * 1e9:.3f} ns/B of CPU per message beyond loopback "
-              "(scripts/lib/path_cost.py); the simulator's costs for its cells add the first "
-              "per message and charge the second per byte that waits for a busy link")
-path = os.path.join(out, "emulation_cpu.txt")
-if os.path.exists(path):
-    for line in open(path):
-        net, nominal, seconds = line.split()
-        print(f"- {net}: `--emulate-latency {nominal}us` costs {float(seconds) * 1e6:.1f} us of CPU "
-              "per message (its timer and hand-off wake-ups; a zipf job with and without it), "
-              "added to the simulator's per-message cost for its cells")
+# The shaped networks' calibration, one line per network and measurement.
+notes = {
+    "emulated_latency.txt": lambda net, nominal, x: (
+        f"- {net}: `--emulate-latency {nominal}us` measured at {float(x) * 1e6:.0f} us one way "
+        "as augur's frames see it (timer and hand-off wake-ups); the simulated links have it, "
+        "less the emulation's CPU below"),
+    "path_cost.txt": lambda net, fixed, per_byte: (
+        f"- {net}: the namespaces' path (veth, bridge, tbf) costs {float(fixed) * 1e6:.2f} us "
+        f"+ {float(per_byte) * 1e9:.3f} ns/B of CPU per message beyond loopback "
+        "(scripts/lib/path_cost.py); the simulator's costs for its cells add the first per "
+        "message and charge the second per byte that waits for a busy link"),
+    "emulation_cpu.txt": lambda net, nominal, x: (
+        f"- {net}: `--emulate-latency {nominal}us` costs {float(x) * 1e6:.1f} us of CPU per "
+        "message (its timer and hand-off wake-ups; a zipf job with and without it), added to "
+        "the simulator's per-message cost for its cells"),
+}
+for name, note in notes.items():
+    path = os.path.join(out, name)
+    if os.path.exists(path):
+        for line in open(path):
+            print(note(*line.split()))
 print()
 print("| workload | nodes | network | pinned | measured (s) | runs (s) | predicted (s) | "
       "predicted/measured | CPU pressure | core share | predicted at that share (s) | ratio | "

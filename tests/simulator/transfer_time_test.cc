@@ -15,7 +15,7 @@ namespace {
 
 // Two nodes with one worker each on a star of links with this bandwidth and
 // latency, `dim` floats per key.
-std::unique_ptr<SimCluster> TwoNodeStar(double bandwidth, double latency, uint32_t dim) {
+SimClusterOptions TwoNodeStarOptions(double bandwidth, double latency, uint32_t dim) {
   SimClusterOptions o;
   o.nodes = 2;
   o.node.workers = 1;
@@ -24,9 +24,17 @@ std::unique_ptr<SimCluster> TwoNodeStar(double bandwidth, double latency, uint32
   o.sim.link_bandwidth_bytes_per_second = bandwidth;
   o.sim.link_latency_seconds = latency;
   o.sim.progress = false;
+  return o;
+}
+
+std::unique_ptr<SimCluster> Create(const SimClusterOptions& o) {
   Result<std::unique_ptr<SimCluster>> c = SimCluster::Create(o);
   REQUIRE(c.ok());
   return std::move(*c);
+}
+
+std::unique_ptr<SimCluster> TwoNodeStar(double bandwidth, double latency, uint32_t dim) {
+  return Create(TwoNodeStarOptions(bandwidth, latency, dim));
 }
 
 // Node 0's worker pushes `keys` values of `dim` floats homed at node 1 and waits
@@ -111,21 +119,12 @@ TEST_CASE("frames queued together arrive one by one as their own bytes cross the
 TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the worker", "[sim]") {
   const double bandwidth = 12.5e6, latency = 100e-6, per_byte = 50e-9, compute = 1.0;
   const uint32_t keys = 4096, dim = 64;
-  SimClusterOptions o;
-  o.nodes = 2;
-  o.node.workers = 1;
-  o.node.layout = ValueLayout(dim);
-  o.sim.platform = "star";
-  o.sim.link_bandwidth_bytes_per_second = bandwidth;
-  o.sim.link_latency_seconds = latency;
-  o.sim.progress = false;
+  SimClusterOptions o = TwoNodeStarOptions(bandwidth, latency, dim);
   o.sim.host_cores = 1;
   o.sim.costs.seconds_per_message = 0;
   o.sim.costs.seconds_per_message_byte = 0;
   o.sim.costs.seconds_per_queued_byte = per_byte;
-  Result<std::unique_ptr<SimCluster>> made = SimCluster::Create(o);
-  REQUIRE(made.ok());
-  std::unique_ptr<SimCluster> c = std::move(*made);
+  std::unique_ptr<SimCluster> c = Create(o);
   std::vector<std::vector<Key>> pushes(3);
   Key k = 1;
   for (auto& p : pushes)
