@@ -262,12 +262,16 @@ for net in "${nets[@]}"; do
     echo "$net $lat_us $emul_cpu" >>"$out/emulation_cpu.txt"
     extra_fixed=$($PY -c "print('%.9e' % ($extra_fixed + $emul_cpu))")
     for wl in "${wls[@]}"; do
-      $PY - "$out/costs-$wl.json" "$out/costs-$wl-$net.json" "$extra_fixed" "$extra_byte" <<'PY'
+      $PY - "$out/costs-$wl.json" "$out/costs-$wl-$net.json" "$extra_fixed" "$extra_byte" \
+        "$((${burst%kb} * 1024))" <<'PY'
 import json, sys
-src, dst, fixed, per_byte = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+src, dst = sys.argv[1], sys.argv[2]
+fixed, per_byte, burst = (float(x) for x in sys.argv[3:6])
 c = json.load(open(src))
 c["seconds_per_message"] += fixed
-c["seconds_per_queued_byte"] = per_byte  # charged to bytes that wait for the link (simulator/nic.h)
+# Charged to the bytes beyond tbf's bucket that wait for the link (simulator/nic.h).
+c["seconds_per_queued_byte"] = per_byte
+c["queued_byte_burst"] = burst
 json.dump(c, open(dst, "w"), indent=2)
 PY
     done

@@ -17,6 +17,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
       {"seconds_per_queued_byte", seconds_per_queued_byte},
+      {"queued_byte_burst", queued_byte_burst},
       {"cores", cores},
       {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
       {"loopback_latency_seconds", loopback_latency_seconds},
@@ -34,6 +35,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_message = j.at("seconds_per_message").get<double>();
     c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
     c.seconds_per_queued_byte = j.value("seconds_per_queued_byte", 0.0);
+    c.queued_byte_burst = j.value("queued_byte_burst", 0.0);
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
     c.first_epoch_extra_seconds_per_sample = j.value("first_epoch_extra_seconds_per_sample", 0.0);
     c.worker_cost_source = j.value("worker_cost_source", "");
@@ -49,6 +51,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     return Status::Error("message costs must be >= 0");
   if (!(c.seconds_per_queued_byte >= 0))
     return Status::Error("seconds_per_queued_byte must be >= 0");
+  if (!(c.queued_byte_burst >= 0)) return Status::Error("queued_byte_burst must be >= 0");
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
   if (c.cores > 4096) return Status::Error("cores must be at most 4096");

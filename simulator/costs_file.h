@@ -37,6 +37,10 @@ struct SimCosts {
   // never waits); scripts/bench-fidelity.sh measures it on its shaped
   // namespaces' path (scripts/lib/path_cost.py). 0: not charged.
   double seconds_per_queued_byte = 0;
+  // The bytes a node's link takes at once before its sender waits: a token
+  // bucket refilled at the link's rate while the link is idle (tc tbf's
+  // burst; a NIC's would be the socket's send buffer). 0: every byte waits.
+  double queued_byte_burst = 0;
   uint32_t cores = 0;  // this machine's cores; 0 = not calibrated
   // The loopback link (one way): 0 / negative = not calibrated.
   double loopback_bandwidth_bytes_per_second = 0;

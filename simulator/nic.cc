@@ -32,7 +32,6 @@ void Nic::Queue(NodeId to, std::vector<uint8_t> frame) {
   if (first) {
     ch.pending = cluster_.parcels().Take();
     ch.pending->from = self_;
-    ch.pending_waited = ch.on_wire;
   }
   ch.pending->bytes += frame.size();
   ch.pending->frames.push_back(std::move(frame));
@@ -61,9 +60,8 @@ void Nic::Run() {
     Parcel* p = ch.pending;
     ch.pending = nullptr;  // frames queued from now on leave in the next parcel
     ch.on_wire = true;
-    // A parcel that queued behind the previous one waited for the link.
-    const uint64_t waiting = ch.pending_waited ? p->bytes : 0;
-    const double queued_flops = cluster_.compute_model().QueuedFlops(waiting);
+    const double queued_flops = cluster_.compute_model().QueuedFlops(WaitingBytes(to, p->bytes));
+    ++on_wire_;
     cluster_.TransferStarted(to);
     sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)
     try {
@@ -74,6 +72,7 @@ void Nic::Run() {
       if (cpu && !cpu->test()) cpu->cancel();
       if (!cluster_.platform().hosts[to]->is_on()) {
         // --fail-node turned the receiver off; its injector ends the run next.
+        if (--on_wire_ == 0) idle_since_ = sg4::Engine::get_clock();
         cluster_.TransferEnded(to);
         ch.on_wire = false;
         continue;
@@ -83,6 +82,7 @@ void Nic::Run() {
                      std::nullopt);
       return;
     }
+    if (--on_wire_ == 0) idle_since_ = sg4::Engine::get_clock();
     cluster_.TransferEnded(to);
     ch.on_wire = false;
     if (ch.pending != nullptr) MakeReady(to);
@@ -128,6 +128,18 @@ void Nic::Transmit(NodeId to, Parcel* p) {
   }
 }
 
+uint64_t Nic::WaitingBytes(NodeId to, uint64_t bytes) {
+  const double burst = cluster_.compute_model().costs().queued_byte_burst;
+  if (tokens_ < 0) tokens_ = burst;  // a link starts idle
+  if (on_wire_ == 0) {
+    const double idle = sg4::Engine::get_clock() - idle_since_;
+    tokens_ = std::min(burst, tokens_ + idle * Route(to).bandwidth);
+  }
+  const double free = std::min(tokens_, static_cast<double>(bytes));
+  tokens_ -= free;
+  return bytes - static_cast<uint64_t>(free);
+}
+
 NodeId Nic::PickReady() {
   // The first destination (in ready order) that no other transfer is entering,
   // so one receiver shared by several senders does not hold this NIC back
@@ -150,6 +162,7 @@ Nic::Channel& Nic::Route(NodeId to) {
   if (!ch.route_known) {
     const SimCluster::Route r = cluster_.RouteBetween(self_, to);
     ch.latency = r.latency;
+    ch.bandwidth = r.bandwidth;
     // A route without links (bandwidth infinite) never needs chunks.
     const double chunk = r.bandwidth * kDeliveryQuantum;
     ch.chunk_bytes = chunk < 1e18 ? std::max<uint64_t>(1, static_cast<uint64_t>(chunk))

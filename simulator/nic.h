@@ -37,14 +37,15 @@
 // connection per peer). Per-pair FIFO: at most one parcel per pair is on the
 // wire, and a pair's parcels all have the same latency. A self-send skips the
 // network (the Inbox gets it at once).
-// CPU of a waiting sender: the bytes of a parcel whose first frame was
-// queued while the previous parcel to that destination was still on the
-// wire waited for the link; the lane charges them seconds_per_queued_byte
-// of CPU on this node's host while it transmits them (an asynchronous
-// execution, so the CPU competes with the node's workers and protocol
-// handling during the transfer instead of delaying its start). On a shaped
-// link that CPU is the kernel waking the sender chunk by chunk as tokens
-// refill; a parcel that finds its link idle costs none of it.
+// CPU of a waiting sender: the node's link takes queued_byte_burst bytes at
+// once (a token bucket, refilled at the route's bandwidth while none of the
+// node's transfers is on the wire, as tc tbf's); a parcel's bytes beyond the
+// tokens left waited for the link, and the lane charges them
+// seconds_per_queued_byte of CPU on this node's host while it transmits them
+// (an asynchronous execution, so the CPU competes with the node's workers
+// and protocol handling during the transfer instead of delaying its start).
+// On a shaped link that CPU is the kernel waking the sender chunk by chunk
+// as tokens refill; a burst within the bucket costs none of it.
 // Threading: SimGrid actors of one simulation only (cooperative, one at a time).
 #pragma once
 
@@ -80,12 +81,12 @@ class Nic {
 
  private:
   struct Channel {
-    Parcel* pending = nullptr;    // frames queued, not yet on the wire
-    bool pending_waited = false;  // pending was started while a parcel was on the wire
-    bool on_wire = false;         // a parcel to this destination is being transferred
-    bool route_known = false;     // latency and chunk_bytes looked up (Route)
-    double latency = 0;           // route latency to this destination
-    uint64_t chunk_bytes = 0;     // kDeliveryQuantum of the route's bottleneck bandwidth
+    Parcel* pending = nullptr;  // frames queued, not yet on the wire
+    bool on_wire = false;       // a parcel to this destination is being transferred
+    bool route_known = false;   // latency and chunk_bytes looked up (Route)
+    double latency = 0;         // route latency to this destination
+    uint64_t chunk_bytes = 0;   // kDeliveryQuantum of the route's bottleneck bandwidth
+    double bandwidth = 0;       // the route's bottleneck bandwidth (bytes per second)
   };
 
   SimCluster& cluster_;
@@ -103,7 +104,13 @@ class Nic {
   // The channel to `to`, its route looked up (once per pair).
   Channel& Route(NodeId to);
   NodeId PickReady();
+  // The bytes of a parcel of `bytes` to `to` that wait for the link (the
+  // token bucket above); call as its transfer starts.
+  uint64_t WaitingBytes(NodeId to, uint64_t bytes);
   uint64_t transfers_ = 0;
+  double tokens_ = -1;     // the bucket's bytes; -1: full, not yet used
+  double idle_since_ = 0;  // when the last transfer ended (if none is on the wire)
+  uint32_t on_wire_ = 0;   // this node's transfers on the wire
 };
 
 }  // namespace augur

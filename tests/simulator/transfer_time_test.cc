@@ -107,16 +107,16 @@ TEST_CASE("frames queued together arrive one by one as their own bytes cross the
   }
 }
 
-// Node 0's worker pushes about 1 MB to node 1, lets its NIC take it (a
-// microsecond of compute), pushes two more while the first is on the wire,
-// and computes for 1 s on its 1-core host. The first push found the link
-// idle; the other two waited behind it, so the NIC charges their bytes
-// seconds_per_queued_byte of CPU on node 0's host while they cross (nic.h).
-// That CPU shares the core with the worker's compute, which therefore ends
-// later by exactly the queued bytes' CPU (processor sharing: both progress
-// at half speed while both run). Message handling is free here, so nothing
-// else takes the core.
-TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the worker", "[sim]") {
+// Node 0's worker issues three pushes of about 1 MB to node 1 at once and then
+// computes for 1 s on its 1-core host. Its link takes `burst` bytes at once
+// (the token bucket is full and the link stays busy until all three have
+// crossed, so it never refills); every byte beyond waited, and the NIC charges
+// it seconds_per_queued_byte of CPU on node 0's host while it crosses
+// (nic.h). That CPU shares the core with the worker's compute, which
+// therefore ends later by exactly the queued bytes' CPU (processor sharing:
+// both progress at half speed while both run). Message handling is free
+// here, so nothing else takes the core.
+void CheckQueuedBytesCpu(double burst) {
   const double bandwidth = 12.5e6, latency = 100e-6, per_byte = 50e-9, compute = 1.0;
   const uint32_t keys = 4096, dim = 64;
   SimClusterOptions o = TwoNodeStarOptions(bandwidth, latency, dim);
@@ -124,6 +124,7 @@ TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the work
   o.sim.costs.seconds_per_message = 0;
   o.sim.costs.seconds_per_message_byte = 0;
   o.sim.costs.seconds_per_queued_byte = per_byte;
+  o.sim.costs.queued_byte_burst = burst;
   std::unique_ptr<SimCluster> c = Create(o);
   std::vector<std::vector<Key>> pushes(3);
   Key k = 1;
@@ -134,10 +135,8 @@ TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the work
   Status s = c->Run([&](Worker& w) {
     if (w.node_id() != 0) return;
     std::vector<float> values(size_t{keys} * dim, 1.0f);
-    std::vector<Ticket> tickets{w.Push(pushes[0], values)};
-    w.Compute(1e-6);  // the NIC lane takes the first push: the link is busy from here
-    tickets.push_back(w.Push(pushes[1], values));
-    tickets.push_back(w.Push(pushes[2], values));
+    std::vector<Ticket> tickets;
+    for (const auto& p : pushes) tickets.push_back(w.Push(p, values));
     const double start = w.Now();
     w.Compute(compute);
     computed = w.Now() - start;
@@ -146,11 +145,20 @@ TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the work
   REQUIRE(s.ok());
   const SimRunStats& st = c->stats();
   REQUIRE(st.messages == 6);  // three pushes and their acks
-  // Two of the three pushes waited; the acks, a few bytes each, are in
-  // st.bytes too and far inside the tolerance.
-  const double queued_cpu = per_byte * static_cast<double>(st.bytes) * 2 / 3;
-  INFO("queued CPU " << queued_cpu << " s, compute took " << computed << " s");
+  REQUIRE(static_cast<double>(st.bytes) > burst + 1e5);
+  // The acks, a few bytes each, are in st.bytes too and far inside the tolerance.
+  const double queued_cpu = per_byte * (static_cast<double>(st.bytes) - burst);
+  INFO("burst " << burst << " B, queued CPU " << queued_cpu << " s, compute took " << computed
+                << " s");
   CHECK(std::abs(computed - (compute + queued_cpu)) <= 0.01 * queued_cpu);
+}
+
+TEST_CASE("bytes that wait for a busy link cost their sender CPU beside the worker", "[sim]") {
+  CheckQueuedBytesCpu(0);
+}
+
+TEST_CASE("only the bytes beyond the link's burst wait and cost their sender CPU", "[sim]") {
+  CheckQueuedBytesCpu(2e6);
 }
 
 }  // namespace
