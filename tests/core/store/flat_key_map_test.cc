@@ -8,7 +8,8 @@
 namespace augur {
 namespace {
 
-TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/assign/erase churn", "[store]") {
+TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/assign/erase churn",
+          "[store]") {
   const uint64_t seed = GENERATE(1, 2, 3);
   INFO("seed " << seed);
   Rng rng(seed);
