@@ -146,16 +146,33 @@ void WorkerSampler::DrawLocal(std::span<Key> out) {
     return;
   }
   // The draws of one key after another, made in blocks of as many draws as
-  // keys are still missing and looked up in one store batch per block: a
-  // block never holds a draw the sequence would not make, so the keys are
-  // those of drawing and looking up one at a time.
+  // keys are still missing: a block never holds a draw the sequence would
+  // not make, so the keys are those of drawing and checking one at a time.
+  // Whether a draw is held comes from the store's bitmap of the layout's
+  // dense ranges (no lock); the draws outside them are looked up in one
+  // store batch per block.
   uint32_t tries = 0;
   for (size_t j = 0; j < out.size();) {
     local_drawn_.resize(out.size() - j);
-    for (Key& key : local_drawn_) key = Draw();
-    locality_.store.HeldBatch(local_drawn_, /*main_only=*/false, &store_scratch_);
+    local_held_.resize(local_drawn_.size());
+    unknown_keys_.clear();
+    unknown_at_.clear();
+    for (uint32_t i = 0; i < local_drawn_.size(); ++i) {
+      local_drawn_[i] = Draw();
+      const HeldBitmap::Held h = locality_.store.HeldNow(local_drawn_[i]);
+      local_held_[i] = h == HeldBitmap::Held::kYes;
+      if (h == HeldBitmap::Held::kUnknown) {
+        unknown_keys_.push_back(local_drawn_[i]);
+        unknown_at_.push_back(i);
+      }
+    }
+    if (!unknown_keys_.empty()) {
+      locality_.store.HeldBatch(unknown_keys_, /*main_only=*/false, &store_scratch_);
+      for (size_t u = 0; u < unknown_at_.size(); ++u)
+        local_held_[unknown_at_[u]] = store_scratch_.found[u];
+    }
     for (size_t i = 0; i < local_drawn_.size(); ++i) {
-      if (store_scratch_.found[i] != 0 || ++tries == kLocalTries) {
+      if (local_held_[i] != 0 || ++tries == kLocalTries) {
         out[j++] = local_drawn_[i];
         tries = 0;
       }

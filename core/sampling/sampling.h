@@ -154,6 +154,10 @@ class WorkerSampler {
   // DrawLocal's scratch: a block of draws, and the store batch that looks
   // them up (its `found`: whether each is held here).
   std::vector<Key> local_drawn_;
+  std::vector<uint8_t> local_held_;  // local_drawn_[i] is held here
+  // The draws of a block outside the store's bitmap (HeldBitmap), and where.
+  std::vector<Key> unknown_keys_;
+  std::vector<uint32_t> unknown_at_;
   ParamStore::BatchScratch store_scratch_;
 };
 

@@ -26,9 +26,15 @@ ParamStore::Slot* ParamStore::Allocate(Stripe& s, Key key, uint64_t hash, CopyKi
   std::fill_n(base + slot.length, slot.length * optimizer_.StateRows(),
               optimizer_.initial_accumulator);
   Slot* inserted = s.index.InsertHashed(key, hash, slot).first;
+  held_.Set(key, true);
   s.hint_base.store(s.index.bucket_base(), std::memory_order_relaxed);
   s.hint_mask.store(s.index.bucket_mask(), std::memory_order_relaxed);
   return inserted;
+}
+
+void ParamStore::Erase(Stripe& s, Key key) {
+  s.index.Erase(key);
+  held_.Set(key, false);
 }
 
 void ParamStore::Free(Stripe& s, const Slot& slot) {
@@ -181,7 +187,7 @@ void ParamStore::Install(Key key, CopyKind kind, const float* row, uint16_t vers
   LockGuard<SpinLock> guard(s.lock);
   if (Slot* old = s.index.Find(key)) {
     Free(s, *old);
-    s.index.Erase(key);
+    Erase(s, key);
   }
   Slot* slot = Allocate(s, key, Mix64(key), kind);
   slot->version = version;
@@ -196,7 +202,7 @@ bool ParamStore::Remove(Key key, float* row_out) {
   if (row_out != nullptr)
     std::memcpy(row_out, s.arena.At(slot->offset), RowLength(key) * sizeof(float));
   Free(s, *slot);
-  s.index.Erase(key);
+  Erase(s, key);
   return true;
 }
 
@@ -208,7 +214,7 @@ bool ParamStore::TakeReplica(Key key, float* delta_out) {
   const Entry e = View(s, *slot);
   std::memcpy(delta_out, e.delta, DeltaLength(key) * sizeof(float));
   Free(s, *slot);
-  s.index.Erase(key);
+  Erase(s, key);
   return true;
 }
 
@@ -220,7 +226,7 @@ void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
     const Entry e = View(s, *old);
     if (e.delta != nullptr) delta.assign(e.delta, e.delta + DeltaLength(key));
     Free(s, *old);
-    s.index.Erase(key);
+    Erase(s, key);
   }
   const uint64_t hash = Mix64(key);
   Slot* slot = Allocate(s, key, hash, CopyKind::kMain);

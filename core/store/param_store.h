@@ -29,6 +29,7 @@
 #include "core/base/types.h"
 #include "core/base/value_layout.h"
 #include "core/store/flat_key_map.h"
+#include "core/store/held_bitmap.h"
 #include "core/store/optimizer.h"
 #include "core/store/row_arena.h"
 #include "core/store/spin_lock.h"
@@ -175,6 +176,9 @@ class ParamStore {
   // a replica, its unsynchronised delta is then applied to it.
   void InstallMain(Key key, const float* row, uint16_t version);
   bool Contains(Key key);
+  // Whether the key is held here (as Contains), without a lock, for keys in
+  // the layout's dense ranges (HeldBitmap); kUnknown for other keys.
+  HeldBitmap::Held HeldNow(Key key) const { return held_.Get(key); }
   size_t Size();
   // Calls f(key, Entry&) for every entry, one stripe locked at a time.
   void ForEach(const std::function<void(Key, Entry&)>& f);
@@ -209,6 +213,8 @@ class ParamStore {
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
   Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);
+  // Removes the key's index entry (its row is Free'd separately).
+  void Erase(Stripe& s, Key key);
   uint32_t SlotFloats(const Slot& slot) const {
     return slot.length * (1 + optimizer_.StateRows()) * (slot.kind == CopyKind::kReplica ? 2 : 1);
   }
@@ -226,6 +232,7 @@ class ParamStore {
   ValueLayout layout_;
   Initializer init_;
   OptimizerConfig optimizer_;
+  HeldBitmap held_{layout_};  // set and cleared with the index entries, under the stripe locks
   std::unique_ptr<Stripe[]> stripes_;
   uint64_t stripe_mask_;
   std::atomic<uint64_t> moves_{0};

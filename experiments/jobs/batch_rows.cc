@@ -43,8 +43,12 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     const float* v = &sampled_values_[j * row_];
     values_.insert(values_.end(), v, v + row_);
   }
-  grads_.assign(values_.size(), 0.0f);
-  if (keep_original) original_ = values_;
+  if (keep_original) {
+    original_ = values_;
+    grads_.resize(values_.size());  // PushSgdSteps writes every gradient
+  } else {
+    grads_.assign(values_.size(), 0.0f);
+  }
 }
 
 uint32_t BatchRows::Slot(Key key) const {

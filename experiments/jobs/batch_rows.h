@@ -52,7 +52,9 @@ class BatchRows {
   // adds its items' keys in a fixed pattern finds their rows (RowAt) without
   // a lookup.
   const std::vector<uint32_t>& added_slots() const { return added_; }
-  // Pulls the rows of the added keys (waits). Zeroes the gradients.
+  // Pulls the rows of the added keys (waits). Zeroes the gradients, unless
+  // keep_original (the rows as pulled are kept for PushSgdSteps, which
+  // writes every gradient row itself; Grad() is then not for the caller).
   void Pull(Worker& w, bool keep_original);
   // The same, while sample(&keys, &values) runs (e.g. Worker::PullSample):
   // the ordinary pull is in flight meanwhile, and afterwards the sampled

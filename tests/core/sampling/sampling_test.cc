@@ -194,7 +194,12 @@ class RecordingAccess final : public SampleAccess {
 };
 
 TEST_CASE("a sampler needs only its SampleAccess, the layout and the store", "[sampling]") {
-  ParamStore store(ValueLayout(1), nullptr);
+  // Whether a draw is held comes from the store's bitmap for keys in the
+  // layout's ranges and from a store lookup for the others: no range, then
+  // a range [0, 5) that tracks key 3 and leaves 7 and 9 to lookups.
+  const bool ranged = GENERATE(false, true);
+  INFO("layout with a tracked range: " << ranged);
+  ParamStore store(ranged ? *ValueLayout::Create(1, {{0, 5, 1}}) : ValueLayout(1), nullptr);
   for (Key k : {Key{3}, Key{7}}) store.With(k, /*create=*/true, [](ParamStore::Entry&) {});
   RecordingAccess access;
   SECTION("local draws only keys the store holds, without pulling through a node") {

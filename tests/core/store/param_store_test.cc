@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/base/rng.h"
+
 namespace augur {
 namespace {
 
@@ -27,6 +29,58 @@ TEST_CASE("ValueLayout gives per-range lengths and rejects bad ranges", "[store]
   CHECK_FALSE(ValueLayout::Create(3, {{10, 10, 2}}).ok());
   CHECK_FALSE(ValueLayout::Create(3, {{0, 10, 0}}).ok());
   CHECK_FALSE(ValueLayout::Create(0, {}).ok());
+}
+
+TEST_CASE("ParamStore's lock-free HeldNow follows every insert and erase in the layout's ranges",
+          "[store]") {
+  // Ranges [0, 1000) and [1000, 1010) are tracked; keys from 1010 on are not.
+  ParamStore store(TwoRangeLayout(), nullptr);
+  Rng rng(11);
+  std::vector<float> row(8, 1.0f);
+  ParamStore::BatchScratch scratch;
+  for (int step = 0; step < 4000; ++step) {
+    const Key k = rng.Below(1040);
+    switch (rng.Below(6)) {
+      case 0:
+        store.Pull(k, row.data(), /*create=*/true);
+        break;
+      case 1:
+        store.Install(k, CopyKind::kReplica, row.data());
+        break;
+      case 2:
+        store.Remove(k, nullptr);
+        break;
+      case 3:
+        store.TakeReplica(k, row.data());
+        break;
+      case 4:
+        store.InstallMain(k, row.data(), 1);
+        break;
+      case 5: {
+        const std::vector<Key> keys{k, (k + 1) % 1040};
+        const std::vector<uint32_t> offsets{0, 4};
+        store.PullBatch(keys, offsets, row.data(), &scratch, /*create=*/true);
+        break;
+      }
+    }
+  }
+  size_t held = 0;
+  for (Key k = 0; k < 1040; ++k) {
+    INFO("key " << k);
+    const HeldBitmap::Held h = store.HeldNow(k);
+    if (k >= 1010) {
+      CHECK(h == HeldBitmap::Held::kUnknown);
+      continue;
+    }
+    CHECK((h == HeldBitmap::Held::kYes) == store.Contains(k));
+    held += h == HeldBitmap::Held::kYes;
+  }
+  CHECK(held > 100);  // the sequence left both held and absent keys
+  CHECK(held < 1000);
+  // A range too long for a bitmap is not tracked.
+  ParamStore wide(*ValueLayout::Create(2, {{0, HeldBitmap::kMaxTrackedKeys + 1, 1}}), nullptr);
+  wide.Pull(5, row.data(), /*create=*/true);
+  CHECK(wide.HeldNow(5) == HeldBitmap::Held::kUnknown);
 }
 
 TEST_CASE("ParamStore creates on touch with the initializer, pulls, pushes, sets", "[store]") {

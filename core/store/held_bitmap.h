@@ -1,0 +1,80 @@
+// HeldBitmap: which keys of the value layout's dense ranges a store holds,
+// one bit per key, readable without the store's locks.
+//
+// Why: local sampling (core/sampling) draws from the application's
+// distribution and rejects the keys not held on the node, about two draws
+// per returned key. Asking the store costs a stripe lock and a hash probe
+// per draw; a bit costs one load from a bitmap of a few kilobytes.
+//
+// The workloads' keys are dense ranges of the ValueLayout (entities,
+// relations, words, matrix rows and columns), so each range of at most
+// kMaxTrackedKeys keys gets a bitmap; a key outside every tracked range is
+// kUnknown and the caller asks the store.
+// Contract: the store sets a key's bit when it inserts the key's entry and
+// clears it when it erases it, under the key's stripe lock, so a bit equals
+// "the store holds an entry (main copy or replica) for this key" at every
+// moment the stripe is unlocked. A reader without the lock sees a recent
+// state: a key may be relocated right after, exactly as after a locked
+// lookup that returned.
+// Threading: Set from any thread (atomic read-modify-write of the bit's
+// word, which keys of other stripes share); Get from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/base/types.h"
+#include "core/base/value_layout.h"
+
+namespace augur {
+
+class HeldBitmap {
+ public:
+  enum class Held : uint8_t { kNo, kYes, kUnknown };
+  // Ranges longer than this are not tracked (16 MiB of bits).
+  static constexpr uint64_t kMaxTrackedKeys = uint64_t{1} << 27;
+
+  explicit HeldBitmap(const ValueLayout& layout) {
+    for (const ValueLayout::Range& r : layout.ranges()) {
+      if (r.end - r.begin > kMaxTrackedKeys) continue;
+      const size_t words = static_cast<size_t>((r.end - r.begin + 63) / 64);
+      ranges_.push_back(Tracked{r.begin, r.end, std::make_unique<std::atomic<uint64_t>[]>(words)});
+    }
+  }
+
+  Held Get(Key key) const {
+    for (const Tracked& t : ranges_) {
+      if (key < t.begin || key >= t.end) continue;
+      const uint64_t i = key - t.begin;
+      return (t.bits[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1 ? Held::kYes
+                                                                              : Held::kNo;
+    }
+    return Held::kUnknown;
+  }
+
+  // REQUIRES: the caller holds the key's stripe lock. No-op for an untracked key.
+  void Set(Key key, bool held) {
+    for (Tracked& t : ranges_) {
+      if (key < t.begin || key >= t.end) continue;
+      const uint64_t i = key - t.begin;
+      const uint64_t bit = uint64_t{1} << (i % 64);
+      if (held)
+        t.bits[i / 64].fetch_or(bit, std::memory_order_relaxed);
+      else
+        t.bits[i / 64].fetch_and(~bit, std::memory_order_relaxed);
+      return;
+    }
+  }
+
+ private:
+  struct Tracked {
+    Key begin;
+    Key end;
+    std::unique_ptr<std::atomic<uint64_t>[]> bits;  // zero-initialised: nothing held
+  };
+  std::vector<Tracked> ranges_;
+};
+
+}  // namespace augur
