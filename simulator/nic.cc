@@ -60,7 +60,11 @@ void Nic::Run() {
     Parcel* p = ch.pending;
     ch.pending = nullptr;  // frames queued from now on leave in the next parcel
     ch.on_wire = true;
-    const double queued_flops = cluster_.compute_model().QueuedFlops(WaitingBytes(to, p->bytes));
+    // Without a charge per waiting byte there is no bucket to keep.
+    const double queued_flops =
+        cluster_.compute_model().costs().seconds_per_queued_byte > 0
+            ? cluster_.compute_model().QueuedFlops(WaitingBytes(to, p->bytes))
+            : 0.0;
     ++on_wire_;
     cluster_.TransferStarted(to);
     sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)
@@ -132,8 +136,10 @@ uint64_t Nic::WaitingBytes(NodeId to, uint64_t bytes) {
   const double burst = cluster_.compute_model().costs().queued_byte_burst;
   if (tokens_ < 0) tokens_ = burst;  // a link starts idle
   if (on_wire_ == 0) {
+    // No idle time adds nothing (not 0 x an infinite bandwidth); any idle
+    // time fills the bucket of an infinitely fast link.
     const double idle = sg4::Engine::get_clock() - idle_since_;
-    tokens_ = std::min(burst, tokens_ + idle * Route(to).bandwidth);
+    if (idle > 0) tokens_ = std::min(burst, tokens_ + idle * Route(to).bandwidth);
   }
   const double free = std::min(tokens_, static_cast<double>(bytes));
   tokens_ -= free;

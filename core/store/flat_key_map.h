@@ -39,12 +39,17 @@ class FlatKeyMap {
   std::pair<V*, bool> Insert(Key key, const V& value) {
     return InsertHashed(key, Mix64(key), value);
   }
+  // A key already present never rehashes (its value pointer stays valid).
   std::pair<V*, bool> InsertHashed(Key key, uint64_t hash, const V& value) {
-    if ((size_ + 1) * 4 > capacity() * 3) Rehash(capacity() * 2);
     size_t i = hash & mask_;
     while (buckets_[i].used) {
       if (buckets_[i].key == key) return {&buckets_[i].value, false};
       i = (i + 1) & mask_;
+    }
+    if ((size_ + 1) * 4 > capacity() * 3) {
+      Rehash(capacity() * 2);
+      i = hash & mask_;
+      while (buckets_[i].used) i = (i + 1) & mask_;
     }
     buckets_[i] = Bucket{key, value, true};
     ++size_;

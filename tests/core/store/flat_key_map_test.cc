@@ -45,5 +45,25 @@ TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/assign/eras
   REQUIRE(seen == ref.size());
 }
 
+TEST_CASE("FlatKeyMap grows only to insert a new key, never to overwrite one", "[store]") {
+  FlatKeyMap<uint64_t> map;
+  // Fill to the last size the capacity takes: the next new key rehashes.
+  Key k = 0;
+  while ((map.size() + 1) * 4 <= map.capacity() * 3) map.Insert(k++, 0);
+  const size_t capacity = map.capacity();
+  uint64_t* first = map.Find(0);
+  map.Assign(0, 7);  // present: overwritten in place
+  auto [v, inserted] = map.Insert(1, 8);
+  CHECK_FALSE(inserted);
+  CHECK(map.capacity() == capacity);
+  CHECK(map.Find(0) == first);
+  CHECK(*first == 7);
+  CHECK(*v == 0);    // Insert kept the stored value
+  map.Insert(k, 9);  // new: grows
+  CHECK(map.capacity() == capacity * 2);
+  for (Key i = 0; i <= k; ++i) CHECK(map.Find(i) != nullptr);
+  CHECK(*map.Find(k) == 9);
+}
+
 }  // namespace
 }  // namespace augur
