@@ -46,10 +46,16 @@ TEST_CASE("FlatKeyMap matches std::unordered_map under random insert/assign/eras
 }
 
 TEST_CASE("FlatKeyMap grows only to insert a new key, never to overwrite one", "[store]") {
-  FlatKeyMap<uint64_t> map;
-  // Fill to the last size the capacity takes: the next new key rehashes.
+  // The largest size the first capacity takes: the key count before a growth.
   Key k = 0;
-  while ((map.size() + 1) * 4 <= map.capacity() * 3) map.Insert(k++, 0);
+  {
+    FlatKeyMap<uint64_t> probe;
+    const size_t first = probe.capacity();
+    while (probe.capacity() == first) probe.Insert(k++, 0);
+    --k;  // the key that grew it
+  }
+  FlatKeyMap<uint64_t> map;
+  for (Key i = 0; i < k; ++i) map.Insert(i, 0);
   const size_t capacity = map.capacity();
   uint64_t* first = map.Find(0);
   map.Assign(0, 7);  // present: overwritten in place
