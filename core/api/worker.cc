@@ -35,11 +35,7 @@ void Worker::PullSample(SampleHandle h, std::vector<Key>* keys_out,
   sampler_.Pull(h, keys_out, values_out);
 }
 
-bool Worker::IsHeldLocally(Key key) const {
-  if (solo_) return true;
-  const HeldBitmap::Held held = store_.HeldNow(key);
-  return held == HeldBitmap::Held::kUnknown ? store_.Contains(key) : held == HeldBitmap::Held::kYes;
-}
+bool Worker::IsHeldLocally(Key key) const { return solo_ || store_.Contains(key); }
 
 void Worker::AddCountsTo(MetricsSnapshot* s) const {
   (*s)[WorkerCounter::kLocalAccesses] += local_accesses();

@@ -237,6 +237,10 @@ void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
 }
 
 bool ParamStore::Contains(Key key) {
+  // The bitmap's bit changes with the index entry, under the same lock: a
+  // caller ordered after an insert or erase sees it in either.
+  if (const HeldBitmap::Held h = held_.Get(key); h != HeldBitmap::Held::kUnknown)
+    return h == HeldBitmap::Held::kYes;
   Stripe& s = StripeOf(key);
   LockGuard<SpinLock> guard(s.lock);
   return s.index.Find(key) != nullptr;

@@ -175,6 +175,8 @@ class ParamStore {
   // Atomically replaces the key's entry with a main copy from `row`; if it was
   // a replica, its unsynchronised delta is then applied to it.
   void InstallMain(Key key, const float* row, uint16_t version);
+  // Whether the key is held here (main copy or replica): HeldNow's bit
+  // where the layout's ranges track the key, else a locked lookup.
   bool Contains(Key key);
   // Whether the key is held here (as Contains), without a lock, for keys in
   // the layout's dense ranges (HeldBitmap); kUnknown for other keys.
