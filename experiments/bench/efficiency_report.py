@@ -27,7 +27,7 @@ GOAL_NET = 0.7
 CATEGORIES = [
     ("outside", r"GenerateMf|Factor|__cos|__sin|KgeEvaluator|Evaluate|AccessLocality|FindHotKeys|"
                 r"SplitWork|Partition|Load|Read|Parse|Tokeni|Corpus|InitRow|json|basic_string|"
-                r"_Hashtable<std::__cxx11::basic_string|_dl_|do_lookup|Allocate|Graph"),
+                r"_Hashtable<std::__cxx11::basic_string|_dl_|do_lookup|(?<!ParamStore::)Allocate|Graph"),
     ("maths", r"Eigen::|ComplEx|Sgns|MfGradients|TrainRating|AddExampleGradients|Logistic|"
               r"log1pf|expf|__ieee754|sqrt|TrainSentence|TrainBatch|TrainDirect|RunKgeSingle|"
               r"RunMfSingle|RunWvSingle|ApplyUpdateVectorized"),
@@ -36,7 +36,8 @@ CATEGORIES = [
                         r"AliasSampler|NegativeKey|DrawNegatives|KeptPositions|Rng"),
     ("store", r"ParamStore|FlatKeyMap|RowArena|BatchRows|BatchIndex|ResolveDirect|ApplyDirect|"
               r"Worker::Access|Worker::Pull|Worker::Push|PullTable|memmove|memcpy|memset|SpinLock"),
-    ("protocol", r"Node::|Encode|Decode|codec|tcp::|asio|Outbox|Message|TcpRuntime|Parker|"
+    ("protocol", r"Node::|Relocation::|Replication::|Routing::|EngineContext|OperationTable|"
+                 r"Encode|Decode|codec|tcp::|asio|Outbox|Message|TcpRuntime|Parker|"
                  r"epoll|send|recv|futex|pthread_cond"),
     ("kernel", r"^\[k\]"),
 ]
