@@ -187,7 +187,7 @@ void ParamStore::Install(Key key, CopyKind kind, const float* row, uint16_t vers
   LockGuard<SpinLock> guard(s.lock);
   if (Slot* old = s.index.Find(key)) {
     Free(s, *old);
-    Erase(s, key);
+    s.index.Erase(key);  // replaced below: its held bit stays set throughout
   }
   Slot* slot = Allocate(s, key, Mix64(key), kind);
   slot->version = version;
@@ -226,7 +226,7 @@ void ParamStore::InstallMain(Key key, const float* row, uint16_t version) {
     const Entry e = View(s, *old);
     if (e.delta != nullptr) delta.assign(e.delta, e.delta + DeltaLength(key));
     Free(s, *old);
-    Erase(s, key);
+    s.index.Erase(key);  // replaced below: its held bit stays set throughout
   }
   const uint64_t hash = Mix64(key);
   Slot* slot = Allocate(s, key, hash, CopyKind::kMain);
