@@ -151,11 +151,11 @@ class WorkerSampler {
   size_t pool_next_ = 0;
   uint64_t next_fetch_ = 1;  // prefetch: the first prepared id whose fetch may not have started
   FlatKeyMap<uint32_t> fetch_index_;  // StartFetch's scratch: key -> row in fetch_keys
-  // DrawLocal's scratch: a block of draws, and the store batch that looks
-  // them up (its `found`: whether each is held here).
+  // DrawLocal's scratch: a block of draws and whether each is held here;
+  // the draws outside the store's bitmap (HeldBitmap), their places in the
+  // block, and the store batch that looks them up.
   std::vector<Key> local_drawn_;
-  std::vector<uint8_t> local_held_;  // local_drawn_[i] is held here
-  // The draws of a block outside the store's bitmap (HeldBitmap), and where.
+  std::vector<uint8_t> local_held_;
   std::vector<Key> unknown_keys_;
   std::vector<uint32_t> unknown_at_;
   ParamStore::BatchScratch store_scratch_;

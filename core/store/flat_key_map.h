@@ -4,10 +4,10 @@
 // so a lookup touches one cache line), an explicit occupancy flag (every
 // 64-bit value is a valid key, so there is no sentinel key) and
 // backward-shift deletion (no tombstones, so lookups stay short under churn
-// from relocation). It grows at half full, so probe runs stay short: a key
-// costs 2-4 buckets (64-128 bytes with the store's 32-byte buckets), and
-// against growing at 3/4 full mf on 2 processes had 8% shorter epochs, kge
-// 6%. Prefetch() lets batch callers overlap cache misses.
+// from relocation). It grows at half full, so probe runs stay short; a key
+// costs 2-4 buckets (64-128 bytes with the store's 32-byte buckets; the
+// measured trade: docs/measurements/2026-12-03-evening-efficiency.md).
+// Prefetch() lets batch callers overlap cache misses.
 // Not thread-safe: the owner (a store stripe) serialises access.
 #pragma once
 

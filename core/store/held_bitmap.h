@@ -45,27 +45,19 @@ class HeldBitmap {
   }
 
   Held Get(Key key) const {
-    for (const Tracked& t : ranges_) {
-      if (key < t.begin || key >= t.end) continue;
-      const uint64_t i = key - t.begin;
-      return (t.bits[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1 ? Held::kYes
-                                                                              : Held::kNo;
-    }
-    return Held::kUnknown;
+    const Bit b = Locate(key);
+    if (b.word == nullptr) return Held::kUnknown;
+    return b.word->load(std::memory_order_relaxed) & b.mask ? Held::kYes : Held::kNo;
   }
 
   // REQUIRES: the caller holds the key's stripe lock. No-op for an untracked key.
   void Set(Key key, bool held) {
-    for (Tracked& t : ranges_) {
-      if (key < t.begin || key >= t.end) continue;
-      const uint64_t i = key - t.begin;
-      const uint64_t bit = uint64_t{1} << (i % 64);
-      if (held)
-        t.bits[i / 64].fetch_or(bit, std::memory_order_relaxed);
-      else
-        t.bits[i / 64].fetch_and(~bit, std::memory_order_relaxed);
-      return;
-    }
+    const Bit b = Locate(key);
+    if (b.word == nullptr) return;
+    if (held)
+      b.word->fetch_or(b.mask, std::memory_order_relaxed);
+    else
+      b.word->fetch_and(~b.mask, std::memory_order_relaxed);
   }
 
  private:
@@ -74,6 +66,18 @@ class HeldBitmap {
     Key end;
     std::unique_ptr<std::atomic<uint64_t>[]> bits;  // zero-initialised: nothing held
   };
+  struct Bit {
+    std::atomic<uint64_t>* word;  // null: the key is in no tracked range
+    uint64_t mask;
+  };
+  Bit Locate(Key key) const {
+    for (const Tracked& t : ranges_) {  // few ranges; linear, as ValueLayout::Length
+      if (key < t.begin || key >= t.end) continue;
+      const uint64_t i = key - t.begin;
+      return Bit{&t.bits[i / 64], uint64_t{1} << (i % 64)};
+    }
+    return Bit{nullptr, 0};
+  }
   std::vector<Tracked> ranges_;
 };
 
