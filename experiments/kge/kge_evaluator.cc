@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -38,11 +39,9 @@ double FilteredRank(const Eigen::VectorXf& scores, uint32_t truth,
 }  // namespace
 
 nlohmann::json KgeQuality::ToJson(const std::string& prefix) const {
-  return {{prefix + "mrr", mrr},
-          {prefix + "hits1", hits1},
-          {prefix + "hits3", hits3},
-          {prefix + "hits10", hits10},
-          {prefix + "queries", queries}};
+  return {{prefix + "mrr", mrr},       {prefix + "mrr_stderr", mrr_stderr},
+          {prefix + "hits1", hits1},   {prefix + "hits3", hits3},
+          {prefix + "hits10", hits10}, {prefix + "queries", queries}};
 }
 
 KgeEvaluator::KgeEvaluator(const KgDataset& data)
@@ -84,6 +83,7 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
         scores.noalias() = table * q;
         const double rank = FilteredRank(scores, truth, known);
         out.mrr += 1.0 / rank;
+        out.mrr_stderr += 1.0 / (rank * rank);  // the sum of squares until the end
         out.hits1 += rank <= 1.0;
         out.hits3 += rank <= 3.0;
         out.hits10 += rank <= 10.0;
@@ -98,6 +98,7 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   KgeQuality q;
   for (const KgeQuality& p : part) {
     q.mrr += p.mrr;
+    q.mrr_stderr += p.mrr_stderr;
     q.hits1 += p.hits1;
     q.hits3 += p.hits3;
     q.hits10 += p.hits10;
@@ -105,7 +106,10 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   }
   if (q.queries > 0) {
     const double n = static_cast<double>(q.queries);
+    const double sum_sq = q.mrr_stderr;
     q.mrr /= n;
+    q.mrr_stderr =
+        q.queries > 1 ? std::sqrt(std::max(0.0, (sum_sq - n * q.mrr * q.mrr) / (n - 1.0)) / n) : 0;
     q.hits1 /= n;
     q.hits3 /= n;
     q.hits10 /= n;

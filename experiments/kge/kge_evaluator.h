@@ -19,6 +19,10 @@ namespace augur {
 
 struct KgeQuality {
   double mrr = 0, hits1 = 0, hits3 = 0, hits10 = 0;
+  // Standard error of mrr over the ranked queries (their reciprocal ranks'
+  // sample standard deviation / sqrt(queries)): how far another sample of
+  // the same size could put it. 0 below two queries.
+  double mrr_stderr = 0;
   uint64_t queries = 0;
   nlohmann::json ToJson(const std::string& prefix) const;
 };
