@@ -45,7 +45,7 @@ CommandFn AddSingleCommand(CLI::App& root) {
       "kge: complex dimension, rows of 2×dim floats (32); wv: embedding dimension (32); mf: "
       "rank (32)");
   app->get_option("--batch-size")
-      ->description("Mini-batch size: triples (kge, 16), sentences (wv, 16), ratings (mf, 256)");
+      ->description("Mini-batch size: triples (kge, 128), sentences (wv, 16), ratings (mf, 256)");
   auto refused = std::make_shared<std::vector<std::pair<std::string, CLI::Option*>>>();
   CLI::App cluster;  // the cluster flags, to mirror them hidden on `single`
   RunConfig ignored;

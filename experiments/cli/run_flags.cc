@@ -15,7 +15,7 @@ void AddTrainingFlags(CLI::App& app, RunConfig* c) {
                  "zipf: floats per value (16); kge: complex dimension, rows of 2×dim floats "
                  "(32); wv: embedding dimension (32); mf: rank (32)");
   app.add_option("--batch-size", c->batch_size,
-                 "Mini-batch size: key accesses (zipf, 64), triples (kge, 16), sentences (wv, "
+                 "Mini-batch size: key accesses (zipf, 64), triples (kge, 128), sentences (wv, "
                  "16), ratings (mf, 256)");
 }
 

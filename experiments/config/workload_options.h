@@ -15,14 +15,10 @@ namespace augur {
 struct KgeOptions {
   uint32_t dim = 32;        // complex dimension d: rows have 2*d floats
   uint32_t negatives = 10;  // per true triple, half corrupt the head, half the tail
-  // Triples per mini-batch (per clock). A cluster worker computes a batch
-  // on the rows as pulled and pushes one AdaGrad step per key, so a hot row
-  // (a relation: every triple has one) moves by the others' steps in between
-  // and the batch's many uses of it become one step: at 8 x 4 in the
-  // simulator 128 cost kge 7-20% of the baseline's test MRR on WordNet and
-  // 16 none, at no measured cost in real throughput
-  // (docs/measurements/2026-12-03-kge-batch-size.md).
-  uint32_t batch_size = 16;
+  // Triples per mini-batch (per clock). 16 brings a simulated 8 x 4
+  // cluster's test MRR closer to the baseline's but halves its speed-up;
+  // docs/measurements/2026-12-03-kge-batch-size.md.
+  uint32_t batch_size = 128;
   float learning_rate = 0.1f;    // AdaGrad
   float init_scale = 0.1f;       // initial values uniform in [-s, s]
   uint32_t eval_triples = 1000;  // test (and valid) triples ranked at the end; 0 = all
