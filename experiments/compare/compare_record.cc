@@ -103,6 +103,10 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     d["quality"] = diverged              ? nlohmann::json("diverged")
                    : quality.has_value() ? nlohmann::json(*quality)
                                          : nlohmann::json();
+    // Its standard error where the workload reports one (kge: test_mrr_stderr).
+    const std::optional<double> stderr_q =
+        quality.has_value() ? NumberAt(r.result, q.name + "_stderr") : std::nullopt;
+    d["quality_stderr"] = stderr_q.has_value() ? nlohmann::json(*stderr_q) : nlohmann::json();
     d["quality_ratio_to_single"] = (quality.has_value() && base_quality.has_value() &&
                                     *base_quality != 0 && !base.result->value("diverged", false))
                                        ? nlohmann::json(*quality / *base_quality)

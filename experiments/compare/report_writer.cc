@@ -222,13 +222,15 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       out,
       "Quality reached (" + q.name + (q.higher_is_better ? ", higher" : ", lower") + " is better)",
       "After " + std::to_string(o.epochs) +
-          " epochs; in parentheses the ratio to the baseline's; then the last epoch's "
-          "training loss.",
+          " epochs (± its standard error where the workload reports one); in parentheses the "
+          "ratio to the baseline's; then the last epoch's training loss.",
       c, records,
       [](const CompareRecord& r) {
         if (r.derived->value("diverged", false))
           return "diverged; loss " + Num(r.derived["train_loss_final"], "%.4g");
         std::string s = Num(r.derived["quality"], "%.4g");
+        if (r.derived["quality_stderr"].is_number())
+          s += " ± " + Num(r.derived["quality_stderr"], "%.2g");
         if (!r.baseline && r.derived["quality_ratio_to_single"].is_number())
           s += " (" + Num(r.derived["quality_ratio_to_single"], "%.3f") + ")";
         return s + "; loss " + Num(r.derived["train_loss_final"], "%.4g");

@@ -162,6 +162,15 @@ CompareRecord Record(const std::string& policy, uint32_t nodes, double epoch, do
   return r;
 }
 
+TEST_CASE("derived figures: a reported standard error of the quality is carried", "[compare]") {
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.45)};
+  records[1].result["quality"]["test_mrr_stderr"] = 0.004;
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[1].derived["quality_stderr"].get<double>() == Approx(0.004));
+  CHECK(records[0].derived["quality_stderr"].is_null());
+}
+
 TEST_CASE("derived figures: speed-up over a per-core baseline and over one node", "[compare]") {
   // Baseline: 2 threads on 2 cores, 10 s per epoch of 1000 samples -> 20 ms per sample
   // per core; one 4-worker node's reference epoch is 1000 * 0.02 / 4 = 5 s.
@@ -175,6 +184,7 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(5.0));
   CHECK(records[2].derived["speedup_over_one_node"].get<double>() == Approx(6.0));
   CHECK(records[2].derived["quality_ratio_to_single"].get<double>() == Approx(0.98));
+  CHECK(records[2].derived["quality_stderr"].is_null());  // none reported
   CHECK(records[2].derived["bytes_sent_per_node_mean"].get<double>() == Approx(200));
   CHECK(records[2].derived["bytes_sent_per_node_max"].get<double>() == Approx(300));
   CHECK(records[0].derived["speedup_over_one_node"].is_null());
