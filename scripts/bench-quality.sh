@@ -114,7 +114,7 @@ for c in "${cells[@]}"; do
 done
 
 /usr/bin/python3 - "$out" "${cells[@]}" <<'PY'
-import csv, glob, json, os, sys
+import csv, json, os, sys
 out, cells = sys.argv[1], [c.split() for c in sys.argv[2:]]
 goal = {"wv": 4.0, "kge": 6.0, "mf": 6.0}
 lower = {"wv": True, "mf": True, "kge": False}  # quality: lower is better?
@@ -124,20 +124,13 @@ print("quality goal: within 2% of the single-node baseline, never diverged; spee
 print(f"{'cell':<20}{'baseline':>10}{'adaptive':>12}{'vs base':>9}{'classic':>12}{'vs base':>9}"
       f"{'adapt x':>9}{'class x':>9}  verdict")
 naive_rows = []
-def noise(name, b, a):
+def noise(b, a):
     """kge: the standard error of adaptive's gap to the baseline, from both test MRRs'."""
-    if not (b and a) or "diverged" in (b["quality"], a["quality"]):
+    try:
+        eb, ea = float(b["quality_stderr"]), float(a["quality_stderr"])
+        return f" (gap's standard error {100 * (eb**2 + ea**2)**0.5 / float(b['quality']):.1f}%)"
+    except (TypeError, KeyError, ValueError):  # none reported, or diverged
         return ""
-    group = name.rsplit("-", 1)[0] if name.endswith(("-naive", "-pool", "-local")) else name
-    shared = sorted(glob.glob(f"{out}/{group}*/runs/single/result.json"))  # cells share one
-    errs = []
-    for f in (f"{out}/{name}/runs/single/result.json" if not shared else shared[0],
-              f"{out}/{name}/runs/sim-adaptive-n8/result.json"):
-        e = json.load(open(f)).get("quality", {}).get("test_mrr_stderr") if os.path.exists(f) else None
-        if e is None:
-            return ""
-        errs.append(e)
-    return f" (gap's standard error {100 * (errs[0]**2 + errs[1]**2)**0.5 / float(b['quality']):.1f}%)"
 for c in cells:
     name, w = c[0], c[1]
     path = f"{out}/{name}/results.csv"
@@ -167,7 +160,7 @@ for c in cells:
     verdict = ("quality met" if quality_ok else "quality MISSED") + ", " + (
         "speed not judged (naive)" if naive_kge else ("speed met" if speed_ok else "speed MISSED"))
     print(f"{name:<20}{fmt_q(b):>10}{fmt_q(a):>12}{fmt_gap(ga):>9}{fmt_q(k):>12}"
-          f"{fmt_gap(gap(k)):>9}{sa:>8.2f}x{sk:>8.2f}x  {verdict}{noise(name, b, a)}")
+          f"{fmt_gap(gap(k)):>9}{sa:>8.2f}x{sk:>8.2f}x  {verdict}{noise(b, a)}")
     if naive_kge:
         naive_rows.append((name, b, a))
 for name, b, a in naive_rows:

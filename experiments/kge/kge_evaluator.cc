@@ -60,6 +60,7 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   const Table table(entities, num_entities_, row);
   threads = std::max<uint32_t>(1, std::min<uint32_t>(threads, triples.size() / 16 + 1));
   std::vector<KgeQuality> part(threads);
+  std::vector<double> part_sq(threads, 0.0);  // sums of the squared reciprocal ranks
   auto run = [&](uint32_t id) {
     Eigen::VectorXf q(row), scores(num_entities_);
     KgeQuality& out = part[id];
@@ -83,7 +84,7 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
         scores.noalias() = table * q;
         const double rank = FilteredRank(scores, truth, known);
         out.mrr += 1.0 / rank;
-        out.mrr_stderr += 1.0 / (rank * rank);  // the sum of squares until the end
+        part_sq[id] += 1.0 / (rank * rank);
         out.hits1 += rank <= 1.0;
         out.hits3 += rank <= 3.0;
         out.hits10 += rank <= 10.0;
@@ -96,9 +97,10 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   run(0);
   for (std::thread& th : pool) th.join();
   KgeQuality q;
+  double sum_sq = 0;
+  for (double x : part_sq) sum_sq += x;
   for (const KgeQuality& p : part) {
     q.mrr += p.mrr;
-    q.mrr_stderr += p.mrr_stderr;
     q.hits1 += p.hits1;
     q.hits3 += p.hits3;
     q.hits10 += p.hits10;
@@ -106,7 +108,6 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   }
   if (q.queries > 0) {
     const double n = static_cast<double>(q.queries);
-    const double sum_sq = q.mrr_stderr;
     q.mrr /= n;
     q.mrr_stderr =
         q.queries > 1 ? std::sqrt(std::max(0.0, (sum_sq - n * q.mrr * q.mrr) / (n - 1.0)) / n) : 0;
