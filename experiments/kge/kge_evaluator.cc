@@ -98,8 +98,9 @@ KgeQuality KgeEvaluator::Evaluate(const float* entities, const float* relations,
   for (std::thread& th : pool) th.join();
   KgeQuality q;
   double sum_sq = 0;
-  for (double x : part_sq) sum_sq += x;
-  for (const KgeQuality& p : part) {
+  for (uint32_t id = 0; id < threads; ++id) {
+    const KgeQuality& p = part[id];
+    sum_sq += part_sq[id];
     q.mrr += p.mrr;
     q.hits1 += p.hits1;
     q.hits3 += p.hits3;
