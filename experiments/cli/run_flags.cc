@@ -57,9 +57,10 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
       ->capture_default_str();
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");
-  app.add_option("--lookahead", c->zipf.lookahead,
-                 "Clocks (mini-batches) of intent signalled ahead, all workloads")
-      ->capture_default_str();
+  app.add_option("--lookahead", c->lookahead,
+                 "Clocks (mini-batches) of intent signalled ahead, all workloads (default: " +
+                     std::to_string(RunConfig::kKgeLookahead) + " for kge, 32 otherwise)")
+      ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
   app.add_option("--checkpoint-dir", c->checkpoint_dir,
                  "Write consistent checkpoints here (DIR/ckpt-EPOCH, DIR/LATEST)");
   app.add_option("--checkpoint-every", c->checkpoint_every,

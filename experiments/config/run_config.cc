@@ -24,6 +24,12 @@ Status RunConfig::Validate() {
   if (dim != 0) zipf.dim = kge.dim = wv.dim = mf.rank = dim;
   if (batch_size != 0)
     zipf.batch_size = kge.batch_size = wv.batch_size = mf.batch_size = batch_size;
+  if (lookahead > static_cast<int64_t>(UINT32_MAX))
+    return Status::Error("--lookahead must be at most " + std::to_string(UINT32_MAX));
+  if (lookahead >= 0)
+    zipf.lookahead = static_cast<uint32_t>(lookahead);
+  else if (workload == "kge")
+    zipf.lookahead = kKgeLookahead;
   if (negatives != 0) kge.negatives = wv.negatives = negatives;
   if (learning_rate != 0) kge.learning_rate = wv.learning_rate = mf.learning_rate = learning_rate;
   if (compute_seconds_per_sample >= 0) {

@@ -41,6 +41,27 @@ TEST_CASE("the default partition blocks mf on several nodes and splits the rest 
   CHECK_FALSE(wrong.Validate().ok());
 }
 
+TEST_CASE("kge signals intent 2 batches ahead by default, the others 32; --lookahead wins",
+          "[config]") {
+  for (const char* workload : {"kge", "wv", "mf", "zipf"}) {
+    RunConfig c;
+    c.workload = workload;
+    REQUIRE(c.Validate().ok());
+    const uint32_t expected = std::string(workload) == "kge" ? RunConfig::kKgeLookahead : 32;
+    CHECK(c.zipf.lookahead == expected);
+    CHECK(c.ToJson()["lookahead"] == expected);
+    c.lookahead = 7;
+    REQUIRE(c.Validate().ok());
+    CHECK(c.zipf.lookahead == 7);
+    c.lookahead = 0;  // no intent at all is a choice too
+    REQUIRE(c.Validate().ok());
+    CHECK(c.zipf.lookahead == 0);
+  }
+  RunConfig huge;
+  huge.lookahead = int64_t{1} << 40;
+  CHECK_FALSE(huge.Validate().ok());
+}
+
 TEST_CASE("config json shows only the chosen workload's options", "[config]") {
   RunConfig c;
   c.workload = "mf";
