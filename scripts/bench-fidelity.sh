@@ -184,7 +184,7 @@ emulated_latency() {  # emulated_latency US
 # "SIZE SECONDS" (scripts/lib/path_cost.py): the server in namespace $1 at address $2 on
 # CPU 1, the client in namespace $3 on CPU 0 (namespaces empty: this one, on loopback).
 path_cost() {  # path_cost SERVER_NS HOST CLIENT_NS SIZE ROUNDS
-  local sns=() cns=() cpu_file pc_port=$((40000 + RANDOM % 20000))
+  local sns=() cns=() cpu_file pc_port=$((20000 + RANDOM % 4000))  # below the ephemeral ports
   [ -n "$1" ] && sns=(ip netns exec "$1")
   [ -n "$3" ] && cns=(ip netns exec "$3")
   cpu_file=$(mktemp -u "$out/path-cost.XXXXXX")
@@ -200,7 +200,7 @@ path_cost() {  # path_cost SERVER_NS HOST CLIENT_NS SIZE ROUNDS
 # costs a timer wake-up of the I/O thread and a hand-off to the parked worker that a
 # frame read by the worker itself does not; a real link of that latency costs neither.
 emulation_cpu() {  # emulation_cpu US
-  local r l i dir pids eport=$((36000 + RANDOM % 3000))  # own ports: this runs in a subshell
+  local r l i dir pids eport=$((24000 + RANDOM % 3000))  # own ports (a subshell), not ephemeral
   for r in 1 2 3; do
     for l in 0 "$1"; do
       eport=$((eport + 1))
