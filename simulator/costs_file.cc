@@ -14,6 +14,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"seconds_per_sample", seconds_per_sample},
       {"first_epoch_extra_seconds_per_sample", first_epoch_extra_seconds_per_sample},
       {"worker_cost_source", worker_cost_source},
+      {"message_cost_source", message_cost_source},
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
       {"seconds_per_queued_byte", seconds_per_queued_byte},
@@ -39,6 +40,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
     c.first_epoch_extra_seconds_per_sample = j.value("first_epoch_extra_seconds_per_sample", 0.0);
     c.worker_cost_source = j.value("worker_cost_source", "");
+    c.message_cost_source = j.value("message_cost_source", "");
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
     c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);

@@ -28,9 +28,12 @@ struct SimCosts {
   // How seconds_per_sample / seconds_per_key were measured (one line).
   std::string worker_cost_source;
   // Protocol-side handling of one incoming message, including the transport's
-  // syscalls and wake-ups: fixed + per byte.
+  // syscalls and wake-ups (of the I/O thread and of the worker parked for
+  // the answer, at both ends): fixed + per byte.
   double seconds_per_message = 0;
   double seconds_per_message_byte = 0;
+  // How seconds_per_message was measured (one line; "" = not calibrated).
+  std::string message_cost_source;
   // The sender's CPU per byte of a frame that waits for its link to drain
   // (a shaped or saturated link: the kernel wakes the sender chunk by chunk
   // as the link takes them). Not measured by `augur calibrate` (loopback

@@ -30,11 +30,20 @@
 //                above; at least 0), is first_epoch_extra_seconds_per_sample:
 //                start-up work (first touches of the rows, page faults) that
 //                `augur sim --costs` adds to a run's first epoch.
-//   message cost the protocol's handling of one incoming message, fixed +
-//                per byte: Node::OnMessage for pull and push requests of 8
-//                and 256 rows of the workload's layout, plus the socket's
-//                CPU per message and per byte (both ends: syscalls, wake-ups)
-//                from raw TCP ping-pongs of 64 B and 256 KiB on loopback.
+//   message cost the CPU one message costs, fixed + per byte. The fixed
+//                part from real processes: two zipf runs of `augur launch
+//                --local 2` (1 worker each, classic, uniform keys) making the
+//                same key accesses in batches of 64 and of 16, i.e. with one
+//                and four times the messages; their CPU difference, less the
+//                bytes' cost, over their message difference: every syscall,
+//                wake-up and thread switch a message causes at both ends (on
+//                the 2-core VM about 11 us). The per-byte part, and the fixed
+//                part's floor: Node::OnMessage for pull and push requests of 8
+//                and 256 rows of the workload's layout, plus the socket's CPU
+//                from raw TCP ping-pongs of 64 B and 256 KiB on loopback with
+//                both ends on one core (about 2.7 us). A workload run whose
+//                messages would take over 90% of its CPU at the probe's figure
+//                is charged the floor (message_cost_source says which).
 //   cores        std::thread::hardware_concurrency().
 //   loopback     one-way latency (the one-way time of a 64 B message between
 //                two idle cores, each end pinned to its own, minus the

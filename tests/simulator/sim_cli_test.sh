@@ -73,6 +73,13 @@ costs_trace)
   done
   field "$work/costs.json" "['worker_cost_source']" | grep -q -- "--workers $per_process\`" ||
     fail "worker_cost_source does not name the runs' workers"
+  # The message cost comes from the two probe runs (1 worker each), at least the ping-pong's floor.
+  for b in 64 16; do
+    [[ $(field "$work/calibration/message-probe-b$b/result.json" "['config']['zipf']['batch_size']") == "$b" ]] ||
+      fail "no message probe run at batch $b"
+  done
+  field "$work/costs.json" "['message_cost_source']" | grep -qE "zipf runs|ping-pong" ||
+    fail "message_cost_source does not say how the message cost was measured"
   "$augur" sim --nodes 3 --workers 2 --seed 2 "${tiny[@]}" --costs "$work/costs.json" \
     --trace "$work/trace.paje" --out "$work/c" > /dev/null
   want=$(field "$work/costs.json" "['seconds_per_message']")
