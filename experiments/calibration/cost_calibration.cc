@@ -249,7 +249,7 @@ Result<MeasuredEpochs> LaunchTwoNodes(const RunConfig& config, const Calibration
 // the messages; the difference of their CPU, less the bytes' cost, over the
 // difference of their messages. (The ping-pong and handler measurements
 // leave out the wake-ups of a worker parked for its answer: on the 2-core VM
-// they give about 2.7 us a message, this about 10 us.)
+// they give about 2.7 us a message, this 10-12 us.)
 struct MessageProbe {
   double seconds_per_message = 0;
   double extra_messages = 0;  // how many more the small batches sent
