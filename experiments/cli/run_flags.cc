@@ -59,7 +59,8 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
                "Act on intent when it is signalled instead of timing it to the predicted window");
   app.add_option("--lookahead", c->lookahead,
                  "Clocks (mini-batches) of intent signalled ahead, all workloads (default: " +
-                     std::to_string(RunConfig::kKgeLookahead) + " for kge, 32 otherwise)")
+                     std::to_string(RunConfig::kKgeLookahead) + " for kge, " +
+                     std::to_string(ZipfOptions{}.lookahead) + " otherwise)")
       ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
   app.add_option("--checkpoint-dir", c->checkpoint_dir,
                  "Write consistent checkpoints here (DIR/ckpt-EPOCH, DIR/LATEST)");

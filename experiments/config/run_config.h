@@ -49,17 +49,6 @@ struct RunConfig {
   // --sampling naive|prefetch|preloc|pool|local, --reuse (pool: uses per
   // pooled key), --prefetch-lead (prefetch: clocks ahead a sample is pulled).
   std::string sampling = "naive";
-  // kge's default --lookahead. Measured in the simulator at 8 x 4 with the
-  // calibrated costs on WordNet and the Debian package graph
-  // (docs/measurements/2026-12-04-kge-lookahead.md): acting on intent 2
-  // batches ahead instead of 32 made adaptive 1.2-1.4x faster with local
-  // sampling, its test MRR not worse on balance; relocating keys that far
-  // ahead took them from the workers still using them, who then waited at
-  // the epoch barriers. Charged the message cost measured in real
-  // processes (since e3d32c4) it is 10% slower than 32 in the demo's setting
-  // and its test MRR far higher (0.477 against 0.370): kept for the quality.
-  // wv and mf gained nothing from it and keep 32.
-  static constexpr uint32_t kKgeLookahead = 2;
   uint32_t reuse = 4;
   uint32_t prefetch_lead = 2;
   KgeOptions kge;
@@ -72,8 +61,19 @@ struct RunConfig {
   float learning_rate = 0;                 // --lr
   double compute_seconds_per_sample = -1;  // --compute-per-sample
   // --lookahead: clocks of intent signalled ahead. Negative: the workload's
-  // default, kKgeLookahead for kge and the zipf options' (32) otherwise.
+  // default, kKgeLookahead for kge and ZipfOptions' otherwise.
   int64_t lookahead = -1;
+  // kge's default --lookahead. Measured in the simulator at 8 x 4 with the
+  // calibrated costs on WordNet and the Debian package graph
+  // (docs/measurements/2026-12-04-kge-lookahead.md): acting on intent 2
+  // batches ahead instead of 32 made adaptive 1.2-1.4x faster with local
+  // sampling, its test MRR not worse on balance; relocating keys that far
+  // ahead took them from the workers still using them, who then waited at
+  // the epoch barriers. Charged the message cost measured in real
+  // processes (since e3d32c4) it is 10% slower than 32 in the demo's setting
+  // and its test MRR far higher (0.477 against 0.370): kept for the quality.
+  // wv and mf gained nothing from it and keep 32.
+  static constexpr uint32_t kKgeLookahead = 2;
   // kge|wv|mf: modelled compute per sample added in the first epoch (a
   // calibrated start-up cost: `augur sim --costs`); 0: none.
   double first_epoch_extra_seconds_per_sample = 0;
