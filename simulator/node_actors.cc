@@ -46,14 +46,13 @@ void ProtocolActor(SimCluster* cluster, NodeId n) {
         flops += compute.MessageFlops(frame.size());
       Charge(compute, flops);
     }
-    for (const std::vector<uint8_t>& frame : p->frames) {
-      Status s = node.OnMessage(p->from, frame);
-      if (!s.ok()) {
-        cluster->Abort(s.WithContext("node " + std::to_string(n) + " handling a frame from node " +
-                                     std::to_string(p->from)),
-                       std::nullopt);
-        return;
-      }
+    // Frames that arrived together are handled together: their answers to
+    // one peer leave as one frame (Node::OnMessages).
+    if (Status s = node.OnMessages(p->from, p->frames); !s.ok()) {
+      cluster->Abort(s.WithContext("node " + std::to_string(n) + " handling a frame from node " +
+                                   std::to_string(p->from)),
+                     std::nullopt);
+      return;
     }
     if (measured) Charge(compute, compute.MessageFlops(p->bytes));
     cluster->parcels().Give(p);

@@ -35,6 +35,8 @@ const char* MessageTypeName(MessageType type) {
       return "sync-request";
     case MessageType::kSyncResponse:
       return "sync-response";
+    case MessageType::kBundle:
+      return "bundle";
   }
   return "unknown";
 }
@@ -168,6 +170,8 @@ Result<FrameView> DecodeView(std::span<const uint8_t> frame) {
     return Status::Error("frame is " + std::to_string(frame.size()) + " bytes, header says " +
                          std::to_string(kHeaderBytes + header->body_length));
   }
+  if (header->type == MessageType::kBundle)
+    return Status::Error("a bundle is not a message (SplitBundle it first)");
   FrameView v;
   Message& m = v.message;
   m.type = header->type;
@@ -191,6 +195,50 @@ Result<Message> Decode(std::span<const uint8_t> frame) {
   m.values.resize(v->value_count());
   if (!m.values.empty()) std::memcpy(m.values.data(), v->value_bytes.data(), v->value_bytes.size());
   return std::move(m);
+}
+
+void EncodeBundle(NodeId src, std::span<const Message* const> messages, std::vector<uint8_t>* out) {
+  size_t body = 0;
+  for (const Message* m : messages) body += EncodedSize(*m);
+  out->reserve(out->size() + kHeaderBytes + body);
+  Put<uint16_t>(out, kWireMagic);
+  Put<uint8_t>(out, kWireVersion);
+  Put<uint8_t>(out, static_cast<uint8_t>(MessageType::kBundle));
+  Put<uint32_t>(out, src);
+  Put<uint32_t>(out, static_cast<uint32_t>(body));
+  Put<uint32_t>(out, 0);
+  for (const Message* m : messages) EncodeTo(*m, out);
+}
+
+Result<std::vector<std::span<const uint8_t>>> SplitBundle(std::span<const uint8_t> frame) {
+  Result<FrameHeader> header = DecodeHeader(frame);
+  if (!header.ok()) return header.status();
+  if (header->type != MessageType::kBundle) return Status::Error("not a bundle");
+  if (frame.size() != kHeaderBytes + header->body_length) {
+    return Status::Error("bundle is " + std::to_string(frame.size()) + " bytes, header says " +
+                         std::to_string(kHeaderBytes + header->body_length));
+  }
+  std::vector<std::span<const uint8_t>> frames;
+  std::span<const uint8_t> rest = frame.subspan(kHeaderBytes);
+  while (!rest.empty()) {
+    const std::string where = "bundled frame " + std::to_string(frames.size() + 1);
+    Result<FrameHeader> h = DecodeHeader(rest);
+    if (!h.ok()) return h.status().WithContext(where);
+    if (h->type == MessageType::kBundle) return Status::Error(where + ": a bundle inside a bundle");
+    if (h->src != header->src) {
+      return Status::Error(where + ": sender " + std::to_string(h->src) + ", the bundle's is " +
+                           std::to_string(header->src));
+    }
+    const uint64_t size = kHeaderBytes + static_cast<uint64_t>(h->body_length);
+    if (size > rest.size()) {
+      return Status::Error(where + ": " + std::to_string(size) + " bytes, " +
+                           std::to_string(rest.size()) + " left in the bundle");
+    }
+    frames.push_back(rest.first(size));
+    rest = rest.subspan(size);
+  }
+  if (frames.empty()) return Status::Error("empty bundle");
+  return frames;
 }
 
 }  // namespace augur

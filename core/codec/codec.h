@@ -40,7 +40,7 @@ void EncodeTo(const Message& m, std::vector<uint8_t>* out);  // appends
 // Validates magic, version, type and the body-length limit.
 // REQUIRES: bytes.size() >= kHeaderBytes (else an error is returned).
 Result<FrameHeader> DecodeHeader(std::span<const uint8_t> bytes);
-// Decodes one whole frame (header + body, nothing more).
+// Decodes one whole frame (header + body, nothing more); a bundle is an error.
 Result<Message> Decode(std::span<const uint8_t> frame);
 
 // A frame decoded without copying its values: `message` has every field but
@@ -54,5 +54,18 @@ struct FrameView {
 // Decode with the same checks, for a receiver that copies large values once,
 // straight to where they go (a pull response into the worker's buffer).
 Result<FrameView> DecodeView(std::span<const uint8_t> frame);
+
+// A bundle: one frame (type MessageType::kBundle, this header format) whose
+// body is whole frames for the same node, back to back. A node sends what
+// one engine call built for one peer as one frame, so the receiver pays one
+// read and one wake-up for all of it; the frames inside keep their order.
+// Appends the bundle of `messages` (all from src) to out.
+void EncodeBundle(NodeId src, std::span<const Message* const> messages, std::vector<uint8_t>* out);
+inline size_t EncodedBundleSize(size_t frames_bytes) { return kHeaderBytes + frames_bytes; }
+// The frames a bundle carries, in order (views into `frame`). Checks the
+// bundle's header and length, that it carries at least one frame, that every
+// frame's header is valid, fits and is from the bundle's sender, and that
+// none is itself a bundle; the frames' bodies are decoded by the caller.
+Result<std::vector<std::span<const uint8_t>>> SplitBundle(std::span<const uint8_t> frame);
 
 }  // namespace augur

@@ -52,7 +52,11 @@ enum class MessageType : uint8_t {
   // since the holder last got its row; aux: the other keys acknowledged
   // (dropped, or unchanged).
   kSyncResponse = 14,
-  kMaxType = 14,
+  kLastMessage = 14,  // the last type a Message may have
+  // Not a message: a frame whose body is several whole frames for the same
+  // node, back to back (codec.h, EncodeBundle / SplitBundle).
+  kBundle = 15,
+  kMaxType = 15,
 };
 
 inline constexpr uint32_t kViaHome = 1;

@@ -19,25 +19,26 @@
 
 // Protocol counters: atomics in NodeCounters, updated relaxed by workers and
 // the protocol context.
-#define AUGUR_NODE_COUNTERS(X)                                                                   \
-  X(kMessagesSent, "messages_sent", "frames this node sent")                                     \
-  X(kBytesSent, "bytes_sent", "encoded bytes of those frames")                                   \
-  X(kMessagesReceived, "messages_received", "frames this node handled")                          \
-  X(kBytesReceived, "bytes_received", "encoded bytes of those frames")                           \
-  X(kIntents, "intents", "Intent() calls")                                                       \
-  X(kIntentKeys, "intent_keys", "keys named in them")                                            \
-  X(kRelocations, "relocations", "main copies handed over by this node")                         \
-  X(kReplicasCreated, "replicas_created", "replicas this node received")                         \
-  X(kReplicasDropped, "replicas_dropped", "replicas this node dropped")                          \
-  X(kReplicaSyncs, "replica_syncs", "replica deltas flushed to their main copy")                 \
-  X(kReplicaPolls, "replica_polls", "replicas synced with a zero delta (key only)")              \
-  X(kReplicaClips, "replica_clips", "replica flushes clipped (replica_delta_bound.h)")           \
-  X(kReplicaDeferrals, "replica_deferrals", "replicas a timer round skipped as insignificant")   \
-  X(kSyncRounds, "sync_rounds", "timer sync rounds started (flow control may skip periods)")     \
-  X(kReplicaRefreshes, "replica_refreshes", "fresh rows sent to holders by sync rounds")         \
-  X(kForwards, "forwards", "request keys forwarded (stale location)")                            \
-  X(kLocalizeRequests, "localize_requests", "keys asked to be relocated or replicated here")     \
-  X(kLateAccesses, "late_accesses", "remote accesses to a key whose intent was announced ahead") \
+#define AUGUR_NODE_COUNTERS(X)                                                                    \
+  X(kMessagesSent, "messages_sent", "frames this node sent")                                      \
+  X(kBundledMessages, "bundled_messages", "messages sent inside bundles (one frame each bundle)") \
+  X(kBytesSent, "bytes_sent", "encoded bytes of those frames")                                    \
+  X(kMessagesReceived, "messages_received", "frames this node handled")                           \
+  X(kBytesReceived, "bytes_received", "encoded bytes of those frames")                            \
+  X(kIntents, "intents", "Intent() calls")                                                        \
+  X(kIntentKeys, "intent_keys", "keys named in them")                                             \
+  X(kRelocations, "relocations", "main copies handed over by this node")                          \
+  X(kReplicasCreated, "replicas_created", "replicas this node received")                          \
+  X(kReplicasDropped, "replicas_dropped", "replicas this node dropped")                           \
+  X(kReplicaSyncs, "replica_syncs", "replica deltas flushed to their main copy")                  \
+  X(kReplicaPolls, "replica_polls", "replicas synced with a zero delta (key only)")               \
+  X(kReplicaClips, "replica_clips", "replica flushes clipped (replica_delta_bound.h)")            \
+  X(kReplicaDeferrals, "replica_deferrals", "replicas a timer round skipped as insignificant")    \
+  X(kSyncRounds, "sync_rounds", "timer sync rounds started (flow control may skip periods)")      \
+  X(kReplicaRefreshes, "replica_refreshes", "fresh rows sent to holders by sync rounds")          \
+  X(kForwards, "forwards", "request keys forwarded (stale location)")                             \
+  X(kLocalizeRequests, "localize_requests", "keys asked to be relocated or replicated here")      \
+  X(kLateAccesses, "late_accesses", "remote accesses to a key whose intent was announced ahead")  \
   X(kUnannouncedAccesses, "unannounced_accesses", "remote accesses under a same-clock intent")
 
 // Per-worker counters: kept unshared in each Worker, summed into the snapshot.

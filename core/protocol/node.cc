@@ -75,24 +75,66 @@ void Node::OnTimer(uint64_t timer_id) {
                        EngineContext::kSyncTimer);
 }
 
-Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
+Result<FrameView> Node::DecodeFrom(NodeId from, std::span<const uint8_t> frame) {
   Result<FrameView> decoded = DecodeView(frame);
-  if (!decoded.ok()) return decoded.status().WithContext("frame from node " + std::to_string(from));
+  if (!decoded.ok()) return decoded.status();
   Message& m = decoded->message;
   // A pull response's values go straight from the frame to the worker's
   // buffer; every other message gets its own copy.
-  const std::span<const uint8_t> value_bytes = decoded->value_bytes;
   if (m.type != MessageType::kPullResponse) {
     m.values.resize(decoded->value_count());
-    if (!m.values.empty()) std::memcpy(m.values.data(), value_bytes.data(), value_bytes.size());
+    if (!m.values.empty())
+      std::memcpy(m.values.data(), decoded->value_bytes.data(), decoded->value_bytes.size());
   }
   if (m.src != from || m.origin >= cx_.num_nodes) {
     return Status::Error(EngineContext::From(m) + ": sender fields (src " + std::to_string(m.src) +
                          ", origin " + std::to_string(m.origin) +
                          ") do not match connection to node " + std::to_string(from));
   }
+  return decoded;
+}
+
+Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
+  const std::string where = "frame from node " + std::to_string(from);
+  Result<FrameHeader> header = DecodeHeader(frame);
+  if (!header.ok()) return header.status().WithContext(where);
+  if (header->type != MessageType::kBundle) {
+    Result<FrameView> v = DecodeFrom(from, frame);
+    if (!v.ok()) return v.status().WithContext(where);
+    counters_.Add(NodeCounter::kMessagesReceived);
+    counters_.Add(NodeCounter::kBytesReceived, frame.size());
+    return Dispatch(*v);
+  }
+  // A bundle: every message is decoded and checked before any applies.
+  Result<std::vector<std::span<const uint8_t>>> parts = SplitBundle(frame);
+  if (!parts.ok()) return parts.status().WithContext(where);
+  std::vector<FrameView> views;
+  views.reserve(parts->size());
+  for (std::span<const uint8_t> part : *parts) {
+    Result<FrameView> v = DecodeFrom(from, part);
+    if (!v.ok()) {
+      return v.status().WithContext("bundled frame " + std::to_string(views.size() + 1) + " of " +
+                                    where);
+    }
+    views.push_back(std::move(*v));
+  }
   counters_.Add(NodeCounter::kMessagesReceived);
   counters_.Add(NodeCounter::kBytesReceived, frame.size());
+  SendQueue::HoldScope hold(cx_.sends);  // the answers to all of it leave together
+  for (FrameView& v : views)
+    if (Status s = Dispatch(v); !s.ok()) return s;
+  return Status::Ok();
+}
+
+Status Node::OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames) {
+  SendQueue::HoldScope hold(cx_.sends);
+  for (const std::vector<uint8_t>& frame : frames)
+    if (Status s = OnMessage(from, frame); !s.ok()) return s;
+  return Status::Ok();
+}
+
+Status Node::Dispatch(FrameView& v) {
+  const Message& m = v.message;
   switch (m.type) {
     case MessageType::kPullRequest:
     case MessageType::kPushRequest:
@@ -104,7 +146,7 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
     case MessageType::kPushAck:
     case MessageType::kSetAck:
       return routing_.HandleResponse(
-          m, m.type == MessageType::kPullResponse ? value_bytes : std::span<const uint8_t>());
+          m, m.type == MessageType::kPullResponse ? v.value_bytes : std::span<const uint8_t>());
     case MessageType::kBarrierArrive:
     case MessageType::kBarrierRelease:
       return barrier_.Handle(m);
@@ -116,6 +158,8 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
       return replication_.HandleReplicaGrant(m);
     case MessageType::kSyncResponse:
       return replication_.HandleSyncResponse(m);
+    case MessageType::kBundle:  // DecodeView refuses it
+      break;
   }
   return Status::Error(EngineContext::From(m) + ": unhandled type");
 }

@@ -41,6 +41,7 @@
 #include "core/api/worker.h"
 #include "core/base/status.h"
 #include "core/base/value_layout.h"
+#include "core/codec/codec.h"
 #include "core/codec/message.h"
 #include "core/metrics/node_metrics.h"
 #include "core/policy/policy.h"
@@ -81,7 +82,14 @@ class Node final : private NodePort {
   // each handler checks the whole message, against the node's state under
   // the engine lock, before any of it applies, and still sends and wakes what
   // other engine calls queued (no lost wake-up).
+  // A bundle (codec.h) is decoded and checked whole, its messages then
+  // handled in order with the node's sends held, so what they produce for
+  // one peer leaves as one frame; a message its handler refuses stops the
+  // bundle there (those before it applied, as if they had come alone).
   Status OnMessage(NodeId from, std::span<const uint8_t> frame);
+  // Frames from one peer that arrived together: OnMessage on each in order,
+  // sends held across them (stops at the first error).
+  Status OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames);
   void OnTimer(uint64_t timer_id);
 
   NodeId HomeOf(Key key) const { return cx_.HomeOf(key); }
@@ -106,6 +114,10 @@ class Node final : private NodePort {
   bool NothingIncoming() override;
   void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) override;
   void InstallMainRows(std::span<const Key> keys, std::span<const float> rows) override;
+
+  // A decoded frame whose sender fields match the connection it came on.
+  Result<FrameView> DecodeFrom(NodeId from, std::span<const uint8_t> frame);
+  Status Dispatch(FrameView& v);  // to the handler of its type
 
   // OnTimer: rounds use at most 1/kSyncPacing of the protocol context.
   static constexpr double kSyncPacing = 5;

@@ -1,5 +1,7 @@
 #include "core/protocol/send_queue.h"
 
+#include <algorithm>
+
 #include "core/codec/codec.h"
 #include "core/protocol/message_split.h"
 
@@ -30,6 +32,47 @@ void SendQueue::SendFrame(NodeId to, const Message& m) {
   runtime_.Send(to, std::move(frame));
 }
 
+void SendQueue::SendBundle(NodeId to, std::span<const Message* const> messages, size_t bytes) {
+  if (messages.size() == 1) {
+    SendFrame(to, *messages[0]);
+    return;
+  }
+  std::vector<uint8_t> frame;
+  frame.reserve(EncodedBundleSize(bytes));
+  EncodeBundle(runtime_.self(), messages, &frame);
+  counters_.Add(NodeCounter::kMessagesSent);
+  counters_.Add(NodeCounter::kBundledMessages, messages.size());
+  counters_.Add(NodeCounter::kBytesSent, frame.size());
+  runtime_.Send(to, std::move(frame));
+}
+
+void SendQueue::SendBatch(const std::vector<std::pair<NodeId, Message>>& batch) {
+  dests_.clear();
+  for (const auto& entry : batch)
+    if (std::find(dests_.begin(), dests_.end(), entry.first) == dests_.end())
+      dests_.push_back(entry.first);
+  for (NodeId to : dests_) {
+    group_.clear();
+    size_t bytes = 0;
+    for (const auto& [dest, m] : batch) {
+      if (dest != to) continue;
+      const size_t size = EncodedSize(m);
+      if (EncodedBundleSize(bytes + size) > max_frame_bytes_ && !group_.empty()) {
+        SendBundle(to, group_, bytes);
+        group_.clear();
+        bytes = 0;
+      }
+      if (size > max_frame_bytes_) {  // alone, split by keys
+        SendMessage(to, m);
+        continue;
+      }
+      group_.push_back(&m);
+      bytes += size;
+    }
+    if (!group_.empty()) SendBundle(to, group_, bytes);
+  }
+}
+
 std::function<uint32_t(size_t)> SendQueue::ValuesPerKey(const Message& m) const {
   switch (m.type) {
     case MessageType::kPullResponse:
@@ -58,7 +101,8 @@ void SendQueue::SendQueued() {
   std::vector<std::pair<NodeId, Message>> batch;
   {
     LockGuard<Mutex> g(mu_);
-    if (sending_ || queue_.empty()) return;  // the thread sending now takes ours too
+    // The thread sending now takes ours too; the last Release sends held ones.
+    if (sending_ || held_ > 0 || queue_.empty()) return;
     sending_ = true;
   }
   for (;;) {
@@ -71,8 +115,21 @@ void SendQueue::SendQueued() {
         return;
       }
     }
-    for (const auto& [to, m] : batch) SendMessage(to, m);
+    SendBatch(batch);
   }
+}
+
+void SendQueue::Hold() {
+  LockGuard<Mutex> g(mu_);
+  ++held_;
+}
+
+void SendQueue::Release() {
+  {
+    LockGuard<Mutex> g(mu_);
+    --held_;
+  }
+  SendQueued();
 }
 
 }  // namespace augur

@@ -10,11 +10,13 @@
 // protocol thread is still sending the hand-over. A message larger than the
 // runtime's frame limit leaves in several frames, each key whole
 // (message_split.h).
-// Locking: the queue and the draining flag are guarded by the engine lock.
+// Locking: the queue, the draining flag and the hold count are guarded by the
+// engine lock.
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -38,12 +40,32 @@ class SendQueue {
   // Sends what is queued, unless another thread is draining the queue (it
   // then sends ours too). REQUIRES: engine lock not held.
   void SendQueued();
+  // While at least one Hold is open, SendQueued leaves the queue as it is
+  // (unless a thread is already draining it); the last Release drains it.
+  // Handlers hold while they handle several frames that arrived together.
+  // REQUIRES: engine lock not held.
+  void Hold();
+  void Release();
+  class HoldScope {
+   public:
+    explicit HoldScope(SendQueue& q) : q_(q) { q_.Hold(); }
+    ~HoldScope() { q_.Release(); }
+    HoldScope(const HoldScope&) = delete;
+    HoldScope& operator=(const HoldScope&) = delete;
+
+   private:
+    SendQueue& q_;
+  };
 
  private:
+  // Sends one drained batch: per destination (in order of first appearance),
+  // its messages in order, as bundles of at most the frame limit.
+  void SendBatch(const std::vector<std::pair<NodeId, Message>>& batch);
   // Sends m, split by keys into frames of at most the runtime's
   // MaxFrameBytes when larger (SplitByKeys).
   void SendMessage(NodeId to, const Message& m);
   void SendFrame(NodeId to, const Message& m);
+  void SendBundle(NodeId to, std::span<const Message* const> messages, size_t bytes);
   // The floats each key of m carries (what SplitByKeys needs to know).
   std::function<uint32_t(size_t)> ValuesPerKey(const Message& m) const;
 
@@ -55,6 +77,10 @@ class SendQueue {
   // Guarded by mu_.
   std::vector<std::pair<NodeId, Message>> queue_;  // built, not yet sent; in order
   bool sending_ = false;  // a thread is draining queue_ (it sends what others queue)
+  int held_ = 0;          // open Holds
+  // SendBatch's scratch (used by the draining thread only).
+  std::vector<NodeId> dests_;
+  std::vector<const Message*> group_;
 };
 
 }  // namespace augur

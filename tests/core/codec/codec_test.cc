@@ -10,7 +10,8 @@ namespace {
 
 Message RandomMessage(Rng& rng) {
   Message m;
-  m.type = static_cast<MessageType>(1 + rng.Below(static_cast<uint64_t>(MessageType::kMaxType)));
+  m.type =
+      static_cast<MessageType>(1 + rng.Below(static_cast<uint64_t>(MessageType::kLastMessage)));
   m.src = static_cast<NodeId>(rng.Below(1000));
   m.origin = static_cast<NodeId>(rng.Below(1000));
   m.op_id = rng.Next();
@@ -100,6 +101,75 @@ TEST_CASE("codec rejects bad magic, version, type, length and trailing bytes", "
   CHECK_THAT(Decode(big_count).status().message(), Catch::Contains("truncated"));
 }
 
+std::vector<uint8_t> BundleOf(const std::vector<Message>& messages, NodeId src) {
+  std::vector<const Message*> ptrs;
+  for (const Message& m : messages) ptrs.push_back(&m);
+  std::vector<uint8_t> out;
+  EncodeBundle(src, ptrs, &out);
+  return out;
+}
+
+TEST_CASE("a bundle carries whole frames in order and is not a message", "[codec]") {
+  Rng rng(11);
+  for (int i = 0; i < 100; ++i) {
+    std::vector<Message> messages(1 + rng.Below(6));
+    for (Message& m : messages) {
+      m = RandomMessage(rng);
+      m.src = 7;
+    }
+    size_t bytes = 0;
+    for (const Message& m : messages) bytes += EncodedSize(m);
+    const std::vector<uint8_t> bundle = BundleOf(messages, 7);
+    REQUIRE(bundle.size() == EncodedBundleSize(bytes));
+    Result<std::vector<std::span<const uint8_t>>> parts = SplitBundle(bundle);
+    REQUIRE(parts.ok());
+    REQUIRE(parts->size() == messages.size());
+    for (size_t j = 0; j < messages.size(); ++j) {
+      Result<Message> back = Decode((*parts)[j]);
+      REQUIRE(back.ok());
+      REQUIRE(*back == messages[j]);
+    }
+    CHECK_THAT(Decode(bundle).status().message(), Catch::Contains("not a message"));
+  }
+  Message single = RandomMessage(rng);
+  CHECK_THAT(SplitBundle(Encode(single)).status().message(), Catch::Contains("not a bundle"));
+}
+
+TEST_CASE("SplitBundle refuses truncation, nesting, a foreign sender and emptiness", "[codec]") {
+  Rng rng(12);
+  std::vector<Message> messages(3);
+  for (Message& m : messages) {
+    m = RandomMessage(rng);
+    m.src = 2;
+  }
+  const std::vector<uint8_t> good = BundleOf(messages, 2);
+  REQUIRE(SplitBundle(good).ok());
+  for (size_t len = 0; len < good.size(); ++len)
+    REQUIRE_FALSE(SplitBundle(std::span<const uint8_t>(good.data(), len)).ok());
+
+  // The bundle's length covers a truncated last frame.
+  std::vector<uint8_t> short_frame = good;
+  short_frame.pop_back();
+  const uint32_t body = static_cast<uint32_t>(short_frame.size() - kHeaderBytes);
+  std::memcpy(short_frame.data() + 8, &body, sizeof(body));
+  CHECK_THAT(SplitBundle(short_frame).status().message(),
+             Catch::Contains("bundled frame 3") && Catch::Contains("left in the bundle"));
+
+  messages[1].src = 5;
+  CHECK_THAT(SplitBundle(BundleOf(messages, 2)).status().message(),
+             Catch::Contains("bundled frame 2: sender 5, the bundle's is 2"));
+
+  // A bundle inside a bundle: the inner one's bytes appended as a frame.
+  std::vector<uint8_t> nested = BundleOf({messages[0]}, 2);
+  const std::vector<uint8_t> inner = BundleOf({messages[2]}, 2);
+  nested.insert(nested.end(), inner.begin(), inner.end());
+  const uint32_t nested_body = static_cast<uint32_t>(nested.size() - kHeaderBytes);
+  std::memcpy(nested.data() + 8, &nested_body, sizeof(nested_body));
+  CHECK_THAT(SplitBundle(nested).status().message(), Catch::Contains("a bundle inside a bundle"));
+
+  CHECK_THAT(SplitBundle(BundleOf({}, 2)).status().message(), Catch::Contains("empty bundle"));
+}
+
 TEST_CASE("codec survives random garbage without reading out of bounds", "[codec]") {
   Rng rng(99);
   int accepted = 0;
@@ -111,6 +181,8 @@ TEST_CASE("codec survives random garbage without reading out of bounds", "[codec
       junk[2] = kWireVersion;
     }
     if (Decode(junk).ok()) ++accepted;
+    if (i % 4 == 0 && junk.size() >= 4) junk[3] = static_cast<uint8_t>(MessageType::kBundle);
+    (void)SplitBundle(junk);
   }
   CHECK(accepted < 20000);  // the sanitizer build is what proves "no out-of-bounds read"
 }

@@ -47,11 +47,19 @@ class ScriptedRuntime final : public Runtime {
   ScriptedRuntime(NodeId self, uint32_t nodes) : self_(self), nodes_(nodes) {}
   NodeId self() const override { return self_; }
   uint32_t num_nodes() const override { return nodes_; }
+  // Records each message, the messages of a bundle one by one (`frames`
+  // counts what was sent).
   void Send(NodeId to, std::vector<uint8_t> frame) override {
-    Result<Message> m = Decode(frame);
-    REQUIRE(m.ok());
-    sent.emplace_back(to, m->type);
-    messages.push_back(*m);
+    ++frames;
+    Result<FrameHeader> h = DecodeHeader(frame);
+    REQUIRE(h.ok());
+    if (h->type == MessageType::kBundle) {
+      Result<std::vector<std::span<const uint8_t>>> parts = SplitBundle(frame);
+      REQUIRE(parts.ok());
+      for (std::span<const uint8_t> part : *parts) Record(to, part);
+    } else {
+      Record(to, frame);
+    }
     if (on_first_send) std::exchange(on_first_send, nullptr)();
   }
   // Each call moves the clock by `now_step` (0: time stands still in handlers).
@@ -65,6 +73,7 @@ class ScriptedRuntime final : public Runtime {
     return p;
   }
 
+  size_t frames = 0;
   std::vector<std::pair<NodeId, MessageType>> sent;
   std::vector<Message> messages;
   std::vector<ScriptedParker*> parkers;  // per worker, owned by the Node
@@ -74,6 +83,13 @@ class ScriptedRuntime final : public Runtime {
   std::vector<double> timer_delays;  // every SetTimer delay, in order
 
  private:
+  void Record(NodeId to, std::span<const uint8_t> frame) {
+    Result<Message> m = Decode(frame);
+    REQUIRE(m.ok());
+    sent.emplace_back(to, m->type);
+    messages.push_back(*m);
+  }
+
   NodeId self_;
   uint32_t nodes_;
 };

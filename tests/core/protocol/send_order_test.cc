@@ -4,6 +4,8 @@
 //    thread is between unlocking and sending its own; a scripted runtime
 //    stages that interleaving deterministically by running a worker call
 //    from inside the first Send() of a protocol handler;
+//  - what one handler builds for one node leaves as one frame (a bundle),
+//    and the answers to the messages of a bundle leave together;
 //  - a timer sync round starts only once the previous one was answered, and
 //    the next timer is paced by the time the round took to build.
 #include <catch2/catch.hpp>
@@ -52,6 +54,55 @@ TEST_CASE("a worker's request built during a hand-over leaves after it", "[proto
   };
   CHECK(rt.sent == expected);
   CHECK_FALSE(node.store().Contains(k));
+}
+
+TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answers too",
+          "[protocol]") {
+  // Node 1 holds keys a and b (homed at node 2) and hands them to node 0.
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/3);
+  Node node(OneWorkerRelocating(), rt);
+  const Key a = KeyHomedAt(2, 3);
+  const Key b = KeyHomedAt(2, 3, a + 1);
+  Message arrive{MessageType::kHandover, 2, 2, 0, 0, {a, b}, {1, 1}, {1, 2, 3, 4}};
+  REQUIRE(Deliver(node, arrive).ok());
+  rt.sent.clear();
+  rt.frames = 0;
+
+  SECTION("one request: the owner update and the hand-over are one frame each peer") {
+    Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    REQUIRE(Deliver(node, want).ok());
+    const std::vector<std::pair<NodeId, MessageType>> expected{{2, MessageType::kOwnerUpdate},
+                                                               {0, MessageType::kHandover}};
+    CHECK(rt.sent == expected);
+    CHECK(rt.frames == 2);
+  }
+  SECTION("a bundle of two requests: their answers for each peer leave as one frame") {
+    const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    const Message second{MessageType::kLocalizeRequest, 0, 0, 0, kViaHome, {b}, {}, {}};
+    std::vector<uint8_t> bundle;
+    const std::vector<const Message*> both{&first, &second};
+    EncodeBundle(0, both, &bundle);
+    REQUIRE(node.OnMessage(0, bundle).ok());
+    // Handled one by one, the answers to node 0 (two hand-overs: one per
+    // handler call) and to node 2 (two owner updates) would be four frames.
+    CHECK(rt.sent.size() == 4);
+    CHECK(rt.frames == 2);
+    CHECK(rt.messages.size() == 4);
+    CHECK_FALSE(node.store().Contains(a));
+    CHECK_FALSE(node.store().Contains(b));
+    CHECK(node.Metrics()[NodeCounter::kMessagesReceived] == 2);  // the hand-over, the bundle
+    CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 4);
+  }
+  SECTION("a bundle with a malformed message applies none of it") {
+    const Message good{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    const Message forged{MessageType::kLocalizeRequest, 2, 2, 0, 0, {b}, {}, {}};
+    std::vector<uint8_t> bundle;
+    const std::vector<const Message*> both{&good, &forged};
+    EncodeBundle(0, both, &bundle);
+    CHECK_THAT(node.OnMessage(0, bundle).message(), Catch::Contains("sender 2, the bundle's is 0"));
+    CHECK(rt.frames == 0);
+    CHECK(node.store().Contains(a));
+  }
 }
 
 TEST_CASE("a timer sync round waits until the previous one is answered", "[protocol]") {
