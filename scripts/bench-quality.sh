@@ -28,6 +28,8 @@ AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
+# shellcheck source=scripts/lib/baseline_runs.sh
+source scripts/lib/baseline_runs.sh
 install_deps
 AUGUR_TARGETS=augur build build -DCMAKE_BUILD_TYPE=Release
 augur=build/bin/augur
@@ -96,9 +98,9 @@ run_cell() {
   local base=() group=${name%-naive} b
   group=${group%-pool}
   group=${group%-local}
-  for b in "$out/$group"/runs/single/result.json "$out/$group"-*/runs/single/result.json; do
-    if [ -f "$b" ]; then
-      base=(--baseline "$b")
+  for b in "$out/$group" "$out/$group"-*; do
+    if [ -f "$b/runs/single/result.json" ]; then
+      base=(--baseline "$(baseline_runs "$b")")
       break
     fi
   done

@@ -19,6 +19,8 @@ AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
+# shellcheck source=scripts/lib/baseline_runs.sh
+source scripts/lib/baseline_runs.sh
 
 epochs=${DEMO_EPOCHS:-4}
 dim=${DEMO_DIM:-32}
@@ -65,7 +67,7 @@ log "2. simulator: kge, $policies x $nodes nodes x 4 workers, ethernet-10g, hybr
 # stuck run fails the demo instead of hanging it.
 log "3. real TCP: kge, adaptive, 2 local processes x 2 workers, $epochs epochs"
 timeout 900 "$augur" compare --backend tcp "${kge[@]}" --workers 2 --policies adaptive --nodes 2 \
-  --baseline "$out/runs/single/result.json" --no-plots --out "$out/tcp"
+  --baseline "$(baseline_runs "$out")" --no-plots --out "$out/tcp"
 
 elapsed=$(($(date +%s) - start))
 /usr/bin/python3 - "$out" "$epochs" "$dim" "$eval_triples" "$partition" "$elapsed" "$train" "$sync_period" "$sampling" <<'PY' >> "$out/report.md"

@@ -15,6 +15,8 @@ build_dir=$(cd "${1:-build}" && pwd)
 augur=$build_dir/bin/augur
 out=$build_dir/notebooks
 log() { printf '[notebooks] %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib/baseline_runs.sh
+source scripts/lib/baseline_runs.sh
 [ -x "$augur" ] || { log "no $augur: build the augur target first"; exit 1; }
 
 log "committed notebooks carry no outputs"
@@ -35,7 +37,7 @@ timeout 120 "$augur" compare --backend sim --policies classic,adaptive --nodes 1
   --out "$out/data/sim" > /dev/null
 log "small results set: tcp compare"
 timeout 120 "$augur" compare --backend tcp --policies classic,adaptive --nodes 2 "${tiny[@]}" \
-  --baseline "$out/data/sim/runs/single/result.json" --out "$out/data/tcp" > /dev/null
+  --baseline "$(baseline_runs "$out/data/sim")" --out "$out/data/tcp" > /dev/null
 
 failed=0
 for nb in notebooks/*.ipynb; do

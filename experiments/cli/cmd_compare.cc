@@ -33,7 +33,8 @@ struct CompareFlags {
   std::string nodes = "1,2,4,8";
   std::string plot_script = std::string(AUGUR_SOURCE_DIR) + "/experiments/compare/plot_compare.py";
   std::string python = "/usr/bin/python3";
-  std::string baseline;  // reuse this result.json of `augur single` instead of running it
+  // Reuse these result.json files of `augur single` (comma-separated) instead of running it.
+  std::string baseline;
   bool no_plots = false;
 };
 
@@ -194,25 +195,59 @@ Status Predict(const CompareOptions& o, const PlannedRun& tcp_run, CompareRecord
 }
 
 // A result.json of an earlier `augur single` run, checked to match.
-Result<CompareRecord> ReadBaseline(const std::string& path, const CompareOptions& o) {
+Result<JsonValue> ReadBaselineRun(const std::string& path, const CompareOptions& o) {
   std::ifstream in(path);
   if (!in) return Status::Error("--baseline " + path + ": cannot read it");
-  CompareRecord r;
+  nlohmann::json j;
   try {
-    r.result = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
     return Status::Error("--baseline " + path + ": not JSON (" + e.what() + ")");
   }
-  if (r.result->value("backend", std::string()) != "single" ||
-      r.result->value("workload", std::string()) != o.workload ||
-      r.result->value("epochs", 0u) != o.epochs)
+  if (j.value("backend", std::string()) != "single" ||
+      j.value("workload", std::string()) != o.workload || j.value("epochs", 0u) != o.epochs)
     return Status::Error("--baseline " + path + " is not an `augur single` run of " + o.workload +
                          " for " + std::to_string(o.epochs) + " epochs");
+  std::fprintf(stderr, "[compare] baseline: %s\n", path.c_str());
+  return JsonValue(std::move(j));
+}
+
+// The baseline record from --baseline's files: the first is its result, the
+// others its repeats.
+Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOptions& o) {
+  CompareRecord r;
   r.name = "single";
   r.policy = "single";
   r.baseline = true;
-  std::fprintf(stderr, "[compare] baseline: %s\n", path.c_str());
+  bool first = true;
+  for (size_t at = 0; at <= paths.size();) {
+    const size_t comma = std::min(paths.find(',', at), paths.size());
+    const std::string path = paths.substr(at, comma - at);
+    at = comma + 1;
+    if (path.empty()) return Status::Error("--baseline " + paths + ": an empty file name");
+    Result<JsonValue> run = ReadBaselineRun(path, o);
+    if (!run.ok()) return run.status();
+    if (first) {
+      r.result = std::move(*run);
+    } else {
+      r.baseline_repeats.push_back(std::move(*run));
+    }
+    first = false;
+  }
   return r;
+}
+
+// Runs the baseline `runs` times (run 1 is the record, the others its repeats).
+Result<CompareRecord> RunBaseline(const CompareOptions& o, uint32_t cores, uint32_t runs,
+                                  size_t total) {
+  Result<CompareRecord> base = Execute(PlanSingle(o, cores, 1), 1, total);
+  if (!base.ok()) return base.status();
+  for (uint32_t k = 2; k <= runs; ++k) {
+    Result<CompareRecord> again = Execute(PlanSingle(o, cores, k), k, total);
+    if (!again.ok()) return again.status();
+    base->baseline_repeats.push_back(again->result);
+  }
+  return base;
 }
 
 Status Plot(const CompareFlags& f, ReportContext* context) {
@@ -253,17 +288,20 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   const bool calibrated =
       o.worker_cost == "calibrated" && o.backend != "loopback" && !IsPythonWorkload(o.workload);
   const bool calibrating = calibrated && o.costs_file.empty();
-  const size_t total = first.size() + 1 + (calibrating ? 1 : 0);
-  std::fprintf(stderr, "[compare] %s on %s: %zu runs (baseline + %zu policies x %zu node counts)\n",
-               o.workload.c_str(), o.backend.c_str(), total, o.policies.size(), o.nodes.size());
+  const uint32_t baseline_runs = f.baseline.empty() ? BaselineRuns(o, cores) : 1;
+  const size_t total = first.size() + baseline_runs + (calibrating ? 1 : 0);
+  std::fprintf(stderr,
+               "[compare] %s on %s: %zu runs (baseline x %u + %zu policies x %zu node counts)\n",
+               o.workload.c_str(), o.backend.c_str(), total, baseline_runs, o.policies.size(),
+               o.nodes.size());
   std::vector<CompareRecord> records;
-  Result<CompareRecord> base =
-      f.baseline.empty() ? Execute(PlanSingle(o, cores), 1, total) : ReadBaseline(f.baseline, o);
+  Result<CompareRecord> base = f.baseline.empty() ? RunBaseline(o, cores, baseline_runs, total)
+                                                  : ReadBaseline(f.baseline, o);
   if (!base.ok()) return RunError(base.status().message());
   records.push_back(*base);
   if (calibrating) {
     o.costs_file = o.out_dir + "/costs.json";
-    if (Status s = Calibrate(o, 2, total); !s.ok()) return RunError(s.message());
+    if (Status s = Calibrate(o, baseline_runs + 1, total); !s.ok()) return RunError(s.message());
   }
   if (calibrated && o.backend == "sim" && !o.costs_given) {
     o.matrix_flags.push_back("--costs");
@@ -292,7 +330,7 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   }
   const std::vector<PlannedRun> matrix = PlanMatrix(o);
   for (size_t i = 0; i < matrix.size(); ++i) {
-    Result<CompareRecord> r = Execute(matrix[i], i + (calibrating ? 3 : 2), total);
+    Result<CompareRecord> r = Execute(matrix[i], i + baseline_runs + (calibrating ? 2 : 1), total);
     if (!r.ok()) return RunError(r.status().message());
     if (calibrated && o.backend == "tcp") {
       if (Status s = Predict(o, matrix[i], &*r); !s.ok()) return RunError(s.message());
@@ -346,8 +384,13 @@ CommandFn AddCompareCommand(CLI::App& root) {
   app->add_option("--plot-script", f->plot_script, "Plotting script")->capture_default_str();
   app->add_option("--python", f->python, "Python with matplotlib")->capture_default_str();
   app->add_option("--baseline", f->baseline,
-                  "Reuse this result.json of an `augur single` run (same workload and epochs) "
-                  "instead of running the baseline");
+                  "Reuse these result.json files of `augur single` runs (comma-separated; same "
+                  "workload and epochs) instead of running the baseline");
+  app->add_option("--baseline-runs", o.baseline_runs,
+                  "Times the baseline runs; its quality is their mean, shown with their range "
+                  "(default: 3 when it runs several threads, whose Hogwild updates make each "
+                  "run differ; 1 with one thread)")
+      ->check(CLI::Range(1u, 100u));
   app->add_flag("--no-plots", f->no_plots, "Do not draw the PNG plots");
   app->add_option("--worker-cost", o.worker_cost,
                   "Worker compute the sim runs charge: calibrated (`augur calibrate` first, 2 "

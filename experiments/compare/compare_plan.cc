@@ -95,10 +95,15 @@ uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores) {
   return std::max<uint32_t>(1, std::min(o.workers, std::max<uint32_t>(1, hardware_cores)));
 }
 
-PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores) {
+uint32_t BaselineRuns(const CompareOptions& o, uint32_t hardware_cores) {
+  if (o.baseline_runs > 0) return o.baseline_runs;
+  return SingleThreads(o, hardware_cores) > 1 ? 3 : 1;
+}
+
+PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores, uint32_t run) {
   PlannedRun r;
-  r.name = "single";
-  r.out_dir = o.out_dir + "/runs/single";
+  r.name = run <= 1 ? std::string("single") : "single-r" + std::to_string(run);
+  r.out_dir = o.out_dir + "/runs/" + r.name;
   if (IsPythonWorkload(o.workload)) {  // it writes DIR/result.json itself
     r.args = PythonRun(o, 1, r.out_dir);
     for (const std::string& s :

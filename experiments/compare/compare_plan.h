@@ -25,6 +25,7 @@ struct CompareOptions {
   uint32_t epochs = 1;
   uint32_t workers = 4;         // per node
   uint32_t single_threads = 0;  // 0: min(workers, hardware cores)
+  uint32_t baseline_runs = 0;   // 0: BaselineRuns decides
   uint64_t seed = 1;
   std::string out_dir;
   std::vector<std::string> matrix_flags;  // pass-through to every matrix run
@@ -54,8 +55,13 @@ struct PlannedRun {
   std::vector<std::string> args;  // after the binary: subcommand and flags
 };
 
-// The baseline run (`augur single`).
-PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores);
+// Run `run` (1-based) of the baseline (`augur single`): "single", then
+// "single-r2", "single-r3", ... with the same flags and seed.
+PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores, uint32_t run = 1);
+// How often the baseline runs: baseline_runs, else 3 when it runs several
+// threads (Hogwild: its update order, and so its model, differs run to run
+// with the same seed) and 1 when it runs one (deterministic).
+uint32_t BaselineRuns(const CompareOptions& o, uint32_t hardware_cores);
 // The matrix, in policy-major order. REQUIRES: o validated.
 std::vector<PlannedRun> PlanMatrix(const CompareOptions& o);
 

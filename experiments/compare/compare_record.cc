@@ -1,6 +1,7 @@
 #include "experiments/compare/compare_record.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -42,6 +43,22 @@ double SamplesPerEpoch(const nlohmann::json& r) {
   return r.value("samples", 0.0) / epochs;
 }
 
+// The baseline's quality over its runs: their mean in place of the first
+// run's, its standard error from their spread, the runs and their range.
+void SummarizeBaselineRuns(const std::vector<double>& values, std::optional<double> mean,
+                           nlohmann::json* d) {
+  (*d)["quality_runs"] = values;
+  if (!mean.has_value() || values.empty()) return;
+  (*d)["quality"] = *mean;
+  (*d)["quality_min"] = *std::min_element(values.begin(), values.end());
+  (*d)["quality_max"] = *std::max_element(values.begin(), values.end());
+  if (values.size() < 2) return;
+  double ss = 0;
+  for (double v : values) ss += (v - *mean) * (v - *mean);
+  const double n = static_cast<double>(values.size());
+  (*d)["quality_stderr"] = std::sqrt(ss / (n - 1)) / std::sqrt(n);
+}
+
 }  // namespace
 
 double ReferenceCores(const nlohmann::json& run) {
@@ -71,11 +88,26 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                    std::vector<CompareRecord>* records) {
   if (records->empty()) return;
   const QualityMetric q = HeadlineQuality(workload);
-  const CompareRecord& base = records->front();
+  CompareRecord& base = records->front();
   const double base_cores = std::max(1.0, std::min(base.result->value("workers_per_node", 1.0),
                                                    static_cast<double>(hardware_cores)));
-  const double per_core_per_sample = BaselineSecondsPerSample(base.result, hardware_cores);
-  const std::optional<double> base_quality = NumberAt(base.result, q.name);
+  std::vector<const nlohmann::json*> base_runs{&*base.result};
+  for (const JsonValue& r : base.baseline_repeats) base_runs.push_back(&*r);
+  std::vector<double> per_sample, base_qualities;
+  bool base_diverged = false;
+  for (const nlohmann::json* r : base_runs) {
+    per_sample.push_back(BaselineSecondsPerSample(*r, hardware_cores));
+    base_diverged = base_diverged || r->value("diverged", false);
+    if (std::optional<double> v = NumberAt(*r, q.name); v.has_value()) base_qualities.push_back(*v);
+  }
+  std::sort(per_sample.begin(), per_sample.end());
+  const double per_core_per_sample = per_sample[per_sample.size() / 2];  // the median (upper)
+  std::optional<double> base_quality;
+  if (!base_diverged && !base_qualities.empty()) {
+    double sum = 0;
+    for (double v : base_qualities) sum += v;
+    base_quality = sum / static_cast<double>(base_qualities.size());
+  }
   std::map<std::string, double> one_node_epoch;  // policy -> 1-node epoch time
   for (const CompareRecord& r : *records) {
     if (r.nodes == 1 && !r.baseline)
@@ -83,6 +115,7 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
   }
   for (CompareRecord& r : *records) {
     nlohmann::json& d = r.derived;
+    d = nlohmann::json::object();  // derived afresh: nothing of an earlier call stays
     const double epoch = MeanOf(r.result->value("epoch_seconds", nlohmann::json::array()));
     const double cores = r.baseline ? base_cores : ReferenceCores(r.result);
     const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / cores;
@@ -90,6 +123,7 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     d["reference_cores"] = cores;
     d["reference_epoch_seconds"] = reference;
     d["speedup_over_single"] = epoch > 0 ? reference / epoch : 0.0;
+    if (r.baseline) d["seconds_per_sample"] = per_core_per_sample;
     const auto one = one_node_epoch.find(r.policy);
     d["speedup_over_one_node"] = (one != one_node_epoch.end() && epoch > 0)
                                      ? nlohmann::json(one->second / epoch)
@@ -107,10 +141,11 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     const std::optional<double> stderr_q =
         quality.has_value() ? NumberAt(r.result, q.name + "_stderr") : std::nullopt;
     d["quality_stderr"] = stderr_q.has_value() ? nlohmann::json(*stderr_q) : nlohmann::json();
-    d["quality_ratio_to_single"] = (quality.has_value() && base_quality.has_value() &&
-                                    *base_quality != 0 && !base.result->value("diverged", false))
-                                       ? nlohmann::json(*quality / *base_quality)
-                                       : nlohmann::json();
+    if (r.baseline && base_runs.size() > 1) SummarizeBaselineRuns(base_qualities, base_quality, &d);
+    d["quality_ratio_to_single"] =
+        (quality.has_value() && base_quality.has_value() && *base_quality != 0)
+            ? nlohmann::json(*quality / *base_quality)
+            : nlohmann::json();
     const nlohmann::json& losses = r.result->value("train_loss_per_epoch", nlohmann::json());
     d["train_loss_final"] = losses.is_array() && !losses.empty() ? losses.back() : nlohmann::json();
     const nlohmann::json& per_node = r.result->value("bytes_sent_per_node", nlohmann::json());

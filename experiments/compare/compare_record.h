@@ -15,6 +15,11 @@
 //   speedup_over_one_node  the same policy's 1-node epoch time / this one's
 //   quality, quality_name  the workload's headline held-out metric
 //   quality_ratio_to_single  quality / the baseline's quality
+//   The baseline's quality is the mean over its runs (result and
+//   baseline_repeats): quality_runs lists them, quality_min / quality_max
+//   bound them, and quality_stderr is then the standard error of that mean
+//   (their standard deviation / sqrt(runs)); its seconds_per_sample (the
+//   speed reference, BaselineSecondsPerSample) is the median over the runs
 //   train_loss_final       the last epoch's training loss
 //   diverged               the run stopped because its loss diverged
 //                          (jobs/divergence_guard.h); quality is then the
@@ -39,6 +44,8 @@ struct CompareRecord {
   bool baseline = false;
   JsonValue result;                         // the run's result.json
   JsonValue derived = JsonValue::Object();  // figures listed above
+  // The baseline only: the result.json of its further runs (--baseline-runs).
+  std::vector<JsonValue> baseline_repeats;
 };
 
 struct QualityMetric {

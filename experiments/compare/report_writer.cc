@@ -116,6 +116,14 @@ std::string SettingGaps(const ReportContext& c, const CompareRecord& r) {
   return s;
 }
 
+// " (mean of N runs, MIN-MAX)" for a baseline run several times, else "".
+std::string BaselineRunsText(const nlohmann::json& derived) {
+  const nlohmann::json& runs = derived.value("quality_runs", nlohmann::json());
+  if (!runs.is_array() || runs.size() < 2 || !derived["quality_min"].is_number()) return "";
+  return " (mean of " + std::to_string(runs.size()) + " runs, " +
+         Num(derived["quality_min"], "%.4g") + "-" + Num(derived["quality_max"], "%.4g") + ")";
+}
+
 void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareRecord>& records) {
   const std::string& w = c.options.workload;
   const double goal = w == "wv" ? 4.0 : 6.0;
@@ -148,11 +156,20 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
     } else if (d["quality_ratio_to_single"].is_number()) {
       const double ratio = d["quality_ratio_to_single"].get<double>();
       const double gap = q.higher_is_better ? 1.0 - ratio : ratio - 1.0;  // > 0: worse
+      const nlohmann::json& bd = records.front().derived;
       out << "- adaptive quality (" << q.name << "): " << Num(d["quality"], "%.4g")
-          << " vs baseline " << Num(records.front().derived["quality"], "%.4g") << ", "
+          << " vs baseline " << Num(bd["quality"], "%.4g") << BaselineRunsText(bd) << ", "
           << (gap <= 0 ? std::string("no worse than the baseline")
                        : Fmt("%.1f", 100 * gap) + "% worse")
-          << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed") << ".\n";
+          << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed");
+      if (bd["quality_min"].is_number() && bd["quality_max"].is_number() &&
+          d["quality"].is_number()) {
+        const double v = d["quality"].get<double>();
+        const bool inside =
+            v >= bd["quality_min"].get<double>() && v <= bd["quality_max"].get<double>();
+        out << " (" << (inside ? "inside" : "outside") << " the range of the baseline's own runs)";
+      }
+      out << ".\n";
     } else {
       out << "- adaptive quality: not measured.\n";
     }
@@ -202,7 +219,11 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       out, "Speed-up over the single-node baseline",
       "Reference: one node with the compute of a cluster node (" + ReferenceCoresText(records) +
           "), each core at the baseline's measured time per sample (" +
-          Fmt("%.3g", 1e6 * BaselineSecondsPerSample(base.result, c.hardware_cores)) + " us; " +
+          Fmt("%.3g", 1e6 * base.derived->value("seconds_per_sample", 0.0)) +
+          (base.baseline_repeats.empty()
+               ? std::string(" us; ")
+               : " us, the median of its " + std::to_string(base.baseline_repeats.size() + 1) +
+                     " runs; ") +
           (base.result->contains("epoch_cpu_seconds")
                ? std::string("CPU time of its threads, so other load on the machine does not "
                              "inflate it")
@@ -223,7 +244,9 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       "Quality reached (" + q.name + (q.higher_is_better ? ", higher" : ", lower") + " is better)",
       "After " + std::to_string(o.epochs) +
           " epochs (± its standard error where the workload reports one); in parentheses the "
-          "ratio to the baseline's; then the last epoch's training loss.",
+          "ratio to the baseline's; then the last epoch's training loss. A baseline run several "
+          "times (--baseline-runs) shows the mean of its runs, the standard error of that mean "
+          "and their range: with several threads each run differs.",
       c, records,
       [](const CompareRecord& r) {
         if (r.derived->value("diverged", false))
@@ -231,6 +254,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
         std::string s = Num(r.derived["quality"], "%.4g");
         if (r.derived["quality_stderr"].is_number())
           s += " ± " + Num(r.derived["quality_stderr"], "%.2g");
+        if (r.baseline) s += BaselineRunsText(r.derived);
         if (!r.baseline && r.derived["quality_ratio_to_single"].is_number())
           s += " (" + Num(r.derived["quality_ratio_to_single"], "%.3f") + ")";
         return s + "; loss " + Num(r.derived["train_loss_final"], "%.4g");

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `augur compare` end to end at tiny scale. Usage: compare_cli_test.sh AUGUR CASE
-#   sim      mf, 2 policies x nodes 1,2 in the simulator: results.csv has one row per run
-#            (baseline first) with speed-ups, report.md has its tables, both PNGs are drawn
+#   sim      mf, 2 policies x nodes 1,2 in the simulator, the baseline run twice: results.csv
+#            has one row per run (baseline first, its quality the mean of its 2 runs) with
+#            speed-ups, report.md has its tables, both PNGs are drawn
 #   predict  tcp compare: calibrates, each TCP run has the simulator's prediction beside it;
 #            a sim compare with --costs charges the calibrated worker cost and says so
-#   baseline a second compare reusing the first one's baseline (--baseline) on loopback
+#   baseline a second compare reusing earlier baseline runs (--baseline A,B) on loopback
 #   kge      kge on WordNet cut to 5000 training triples, classic and adaptive at 2 nodes x 4
 #            workers in the simulator: runs to the end with a test MRR in results.csv
 #            (regression: negatives kept in a thread_local were overwritten by other simulated
@@ -24,9 +25,21 @@ col() { /usr/bin/python3 -c "import csv,sys; print(';'.join(r[sys.argv[2]] for r
 case "$case_name" in
 sim)
   "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" --epochs 2 \
-    --worker-cost baseline --out "$work/c" > "$work/out" 2> "$work/err" || { cat "$work/err"; fail "compare exited non-zero"; }
-  grep -q '\[compare\] 5/5 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
+    --worker-cost baseline --baseline-runs 2 --out "$work/c" > "$work/out" 2> "$work/err" ||
+    { cat "$work/err"; fail "compare exited non-zero"; }
+  grep -q '\[compare\] 2/6 single-r2 ... done' "$work/err" || { cat "$work/err"; fail "the baseline did not run twice"; }
+  grep -q '\[compare\] 6/6 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
+  [[ -s $work/c/runs/single-r2/result.json ]] || fail "no second baseline run"
   [[ $(rows "$work/c/results.csv") == 5 ]] || fail "results.csv does not have 5 rows"
+  /usr/bin/python3 - "$work/c" <<'PY' || fail "the baseline's quality is not the mean of its runs"
+import csv, json, sys
+d = sys.argv[1]
+runs = [json.load(open(f"{d}/runs/{r}/result.json"))["quality"]["test_rmse"] for r in ("single", "single-r2")]
+base = next(csv.DictReader(open(f"{d}/results.csv")))
+assert abs(float(base["quality"]) - sum(runs) / 2) < 1e-9, (base["quality"], runs)
+assert float(base["quality_min"]) == min(runs) and float(base["quality_max"]) == max(runs)
+PY
+  grep -q "(mean of 2 runs, " "$work/c/report.md" || fail "report.md does not show the baseline's runs"
   [[ $(col "$work/c/results.csv" policy) == "single;classic;classic;adaptive;adaptive" ]] ||
     fail "rows are not baseline then policy-major: $(col "$work/c/results.csv" policy)"
   [[ $(col "$work/c/results.csv" nodes) == "1;1;2;1;2" ]] || fail "node counts wrong"
@@ -69,13 +82,24 @@ PY
     fail "the sim run did not use the calibrated costs"
   ;;
 baseline)
-  "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
-    --mf-nnz 8000 --out "$work/s" > /dev/null
+  for s in s s2; do
+    "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
+      --mf-nnz 8000 --out "$work/$s" > /dev/null
+  done
   "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
-    --baseline "$work/s/result.json" --no-plots --out "$work/c" > /dev/null 2> "$work/err" ||
+    --baseline "$work/s/result.json,$work/s2/result.json" --no-plots --out "$work/c" > /dev/null 2> "$work/err" ||
     { cat "$work/err"; fail "compare with --baseline exited non-zero"; }
   [[ $(rows "$work/c/results.csv") == 2 ]] || fail "expected baseline + 1 run"
   [[ ! -d "$work/c/runs/single" ]] || fail "the baseline was run again"
+  [[ $(col "$work/c/results.csv" quality_runs | cut -d';' -f1-2 | tr -cd ';') == ";" ]] ||
+    fail "the baseline's two runs are not both counted: $(col "$work/c/results.csv" quality_runs)"
+  set +e
+  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
+    --baseline "$work/s/result.json," --out "$work/e" > /dev/null 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 1 ]] || fail "an empty --baseline item was accepted (exit $code)"
+  grep -q "an empty file name" "$work/err" || { cat "$work/err"; fail "unclear message for an empty item"; }
   set +e
   "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 3 \
     --baseline "$work/s/result.json" --out "$work/d" > /dev/null 2> "$work/err"

@@ -2,6 +2,7 @@
 // (flattening, quoting, stable columns). Unit label.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "experiments/compare/compare_plan.h"
@@ -224,6 +225,61 @@ TEST_CASE("derived figures: speed-up over a per-core baseline and over one node"
   const std::vector<std::vector<std::string>> table = ResultsTable(records);
   const auto col = std::find(table[0].begin(), table[0].end(), "quality") - table[0].begin();
   CHECK(table[3][col] == "diverged");
+}
+
+TEST_CASE("derived figures: a baseline run several times is judged by its mean and range",
+          "[compare]") {
+  // Three baseline runs of the same seed (Hogwild: each differs): MRR 0.46, 0.50, 0.54 at
+  // 20, 10 and 40 ms per sample per core (10, 5 and 20 s per epoch on 2 threads).
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.46),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  records[0].result["quality"]["test_mrr_stderr"] = 0.004;
+  records[0].baseline_repeats.push_back(Record("single", 1, 5.0, 0.50).result);
+  records[0].baseline_repeats.push_back(Record("single", 1, 20.0, 0.54).result);
+  DeriveFigures("kge", 2, &records);
+  const nlohmann::json& b = records[0].derived;
+  CHECK(b["quality"].get<double>() == Approx(0.50));
+  CHECK(b["quality_min"].get<double>() == Approx(0.46));
+  CHECK(b["quality_max"].get<double>() == Approx(0.54));
+  CHECK(b["quality_runs"].size() == 3);
+  CHECK(b["quality_stderr"].get<double>() == Approx(0.04 / std::sqrt(3.0)));  // sd 0.04
+  CHECK(b["seconds_per_sample"].get<double>() == Approx(0.02));               // the median
+  CHECK(records[1].derived["quality_ratio_to_single"].get<double>() == Approx(0.98));
+  CHECK(records[1].derived["speedup_over_single"].get<double>() == Approx(5.0));
+
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
+  context.options.policies = {"adaptive"};
+  const std::string md = ReportMarkdown(context, records);
+  CHECK(md.find("vs baseline 0.5 (mean of 3 runs, 0.46-0.54), 2.0% worse; goal within 2%: met "
+                "(inside the range of the baseline's own runs)") != std::string::npos);
+  CHECK(md.find("the median of its 3 runs") != std::string::npos);
+  // One run: no range, the first run's quality and its own standard error.
+  records[0].baseline_repeats.clear();
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[0].derived["quality"].get<double>() == Approx(0.46));
+  CHECK(records[0].derived["quality_stderr"].get<double>() == Approx(0.004));
+  CHECK(records[0].derived["quality_min"].is_null());
+  CHECK(ReportMarkdown(context, records).find("(mean of ") == std::string::npos);
+  // A diverged repeat leaves the baseline without a quality to compare against.
+  records[0].baseline_repeats.push_back(Record("single", 1, 5.0, 0.50).result);
+  records[0].baseline_repeats.back()["diverged"] = true;
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[1].derived["quality_ratio_to_single"].is_null());
+}
+
+TEST_CASE("the baseline runs three times with several threads, once with one", "[compare]") {
+  CompareOptions o = Options();
+  CHECK(BaselineRuns(o, 2) == 3);  // min(4 workers, 2 cores) threads
+  CHECK(BaselineRuns(o, 1) == 1);
+  o.single_threads = 1;
+  CHECK(BaselineRuns(o, 2) == 1);
+  o.baseline_runs = 5;
+  CHECK(BaselineRuns(o, 2) == 5);
+  const PlannedRun second = PlanSingle(o, 2, 2);
+  CHECK(second.name == "single-r2");
+  CHECK(second.out_dir == "/tmp/cmp/runs/single-r2");
+  CHECK(Contains(second.args, {"--out", "/tmp/cmp/runs/single-r2"}));
+  CHECK(PlanSingle(o, 2).name == "single");
 }
 
 TEST_CASE("derived figures: a simulated host's cores bound the reference node", "[compare]") {
