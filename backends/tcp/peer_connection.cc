@@ -163,24 +163,16 @@ void PeerConnection::OnPollEvents(uint32_t events) {
 void PeerConnection::ReadOnIo() {
   for (;;) {
     Frame f;
-    {
-      // The frames buffered now arrived together: one burst for the listener.
-      struct Burst {
-        Listener& l;
-        explicit Burst(Listener& listener) : l(listener) { l.BeginBurst(); }
-        ~Burst() { l.EndBurst(); }
-      } burst(listener_);
-      while (state_ != State::kClosed) {
-        Result<bool> next = reader_.Next(&f);
-        if (!next.ok()) {
-          Close(next.status());
-          return;
-        }
-        if (!*next) break;
-        if (Status s = HandleFrame(f); !s.ok()) {
-          Close(s);
-          return;
-        }
+    while (state_ != State::kClosed) {
+      Result<bool> next = reader_.Next(&f);
+      if (!next.ok()) {
+        Close(next.status());
+        return;
+      }
+      if (!*next) break;
+      if (Status s = HandleFrame(f); !s.ok()) {
+        Close(s);
+        return;
       }
     }
     if (state_ == State::kClosed) return;

@@ -60,11 +60,6 @@ class PeerConnection : public SocketPoller::Pollable,
     virtual Status OnAuthenticated(PeerConnection& c) = 0;
     // A post-handshake frame; an error drops the connection.
     virtual Status OnFrame(PeerConnection& c, const Frame& frame) = 0;
-    // The frames delivered between these two arrived together (what one read
-    // of the I/O thread buffered): the listener may hold its answers to them
-    // until the end. Always paired, on the I/O thread.
-    virtual void BeginBurst() {}
-    virtual void EndBurst() {}
     // The peer closed its sending side; `status` is an error if a frame was truncated.
     virtual void OnPeerEof(PeerConnection& c, const Status& status) = 0;
     // The connection is gone: ok after a clean two-sided close, else the reason.

@@ -47,8 +47,6 @@ class TcpRuntime::Delivery final : public TcpTransport::Receiver {
   Status OnData(NodeId from, std::span<const uint8_t> frame) override {
     return runtime_.OnData(from, frame);
   }
-  void BeginBurst() override { runtime_.BeginBurst(); }
-  void EndBurst() override { runtime_.EndBurst(); }
 
  private:
   TcpRuntime& runtime_;
@@ -123,20 +121,6 @@ void TcpRuntime::Abandon() {
   }
   std::lock_guard<std::mutex> g(parkers_mu_);
   for (Parker* p : parkers_) p->Cancel();
-}
-
-void TcpRuntime::BeginBurst() {
-  std::lock_guard<std::mutex> g(transport_->handler_mutex());
-  if (finished_ || node_ == nullptr) return;
-  node_->HoldSends();
-  ++held_bursts_;
-}
-
-void TcpRuntime::EndBurst() {
-  std::lock_guard<std::mutex> g(transport_->handler_mutex());
-  if (held_bursts_ == 0) return;
-  --held_bursts_;
-  if (!finished_) node_->ReleaseSends();  // finished: the node may be gone, and sends nothing
 }
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {

@@ -60,15 +60,10 @@ class TcpRuntime final : public Runtime {
  private:
   class Delivery;  // the transport's Receiver: frames to node_ until finished_
   Status OnData(NodeId from, std::span<const uint8_t> frame);
-  // A burst of frames (TcpTransport::Receiver): the node holds its sends
-  // (Node::HoldSends) so its answers to them leave bundled.
-  void BeginBurst();
-  void EndBurst();
 
   const std::chrono::steady_clock::time_point start_;
   Node* node_ = nullptr;   // set by Start, before the I/O thread or a worker reads it
   bool finished_ = false;  // Finish() returned; guarded by the transport's handler mutex
-  int held_bursts_ = 0;    // bursts holding the node's sends; guarded likewise
   std::mutex parkers_mu_;
   std::vector<Parker*> parkers_;  // guarded by parkers_mu_; owned by the node's workers
   std::unique_ptr<Delivery> delivery_;

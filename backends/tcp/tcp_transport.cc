@@ -103,15 +103,6 @@ Status TcpTransport::OnFrame(PeerConnection& c, const Frame& f) {
   }
 }
 
-void TcpTransport::BeginBurst() {
-  // Delayed frames are delivered later, in DeliverDelayed's own bursts.
-  if (options_.emulate_latency_seconds <= 0) receiver_.BeginBurst();
-}
-
-void TcpTransport::EndBurst() {
-  if (options_.emulate_latency_seconds <= 0) receiver_.EndBurst();
-}
-
 Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8_t> payload) {
   if (kind == FrameKind::kGoodbye) {
     if (!payload.empty()) return Status::Error("goodbye frame with a payload");
@@ -125,8 +116,6 @@ Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8
 
 void TcpTransport::DeliverDelayed() {
   const auto now = SteadyClock::now();
-  const bool burst = !delayed_.empty() && delayed_.front().due <= now;
-  if (burst) receiver_.BeginBurst();  // the frames due now arrive together
   while (!delayed_.empty() && delayed_.front().due <= now) {
     Delayed d = std::move(delayed_.front());
     delayed_.pop_front();
@@ -145,7 +134,6 @@ void TcpTransport::DeliverDelayed() {
       }
     }
   }
-  if (burst) receiver_.EndBurst();
   if (delayed_.empty() || delay_timer_armed_) return;
   delay_timer_armed_ = true;
   delay_timer_.expires_at(delayed_.front().due);

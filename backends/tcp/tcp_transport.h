@@ -59,11 +59,6 @@ class TcpTransport final : private PeerConnection::Listener {
     // One core frame from `from` (self-sends too), under handler_mutex(). An
     // error drops that peer.
     virtual Status OnData(NodeId from, std::span<const uint8_t> frame) = 0;
-    // The frames delivered between these two arrived together (one read, or
-    // the delayed frames due at once): answers may be held until EndBurst.
-    // Paired, on the I/O thread, not under handler_mutex().
-    virtual void BeginBurst() {}
-    virtual void EndBurst() {}
   };
 
   TcpTransport(TcpOptions options, Receiver& receiver);
@@ -129,8 +124,6 @@ class TcpTransport final : private PeerConnection::Listener {
   // PeerConnection::Listener (I/O thread).
   Status OnAuthenticated(PeerConnection& c) override;
   Status OnFrame(PeerConnection& c, const Frame& frame) override;
-  void BeginBurst() override;  // to the receiver, unless frames are delayed
-  void EndBurst() override;
   void OnPeerEof(PeerConnection& c, const Status& status) override;
   void OnClosed(PeerConnection& c, const Status& reason) override;
 

@@ -90,11 +90,6 @@ class Node final : private NodePort {
   // Frames from one peer that arrived together: OnMessage on each in order,
   // sends held across them (stops at the first error).
   Status OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames);
-  // For a runtime whose frames arrive in bursts it delivers one by one: the
-  // node's sends wait from HoldSends to the matching ReleaseSends (which
-  // sends them, bundled per peer). Paired; any thread; engine lock not held.
-  void HoldSends() { cx_.sends.Hold(); }
-  void ReleaseSends() { cx_.sends.Release(); }
   void OnTimer(uint64_t timer_id);
 
   NodeId HomeOf(Key key) const { return cx_.HomeOf(key); }

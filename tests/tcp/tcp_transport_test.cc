@@ -34,7 +34,6 @@ class Recorder final : public TcpTransport::Receiver {
     Result<Message> m = Decode(frame);
     if (!m.ok()) return m.status();
     std::lock_guard<std::mutex> g(mu_);
-    if (burst_depth_ != 1) errors_.push_back("a frame delivered outside a burst");
     if (from != 1 || m->keys.size() != 2 || m->keys[0] >= kSenders) {
       errors_.push_back("unexpected frame");
       return Status::Ok();
@@ -52,24 +51,9 @@ class Recorder final : public TcpTransport::Receiver {
     if (!intact) errors_.push_back("frame " + std::to_string(seq) + " damaged");
     return Status::Ok();
   }
-  // Every frame is delivered inside a burst (the frames one read buffered),
-  // and bursts pair up without nesting.
-  void BeginBurst() override {
-    std::lock_guard<std::mutex> g(mu_);
-    if (++burst_depth_ != 1) errors_.push_back("nested bursts");
-    ++bursts_;
-  }
-  void EndBurst() override {
-    std::lock_guard<std::mutex> g(mu_);
-    if (--burst_depth_ != 0) errors_.push_back("a burst ended that did not begin");
-  }
   std::vector<std::string> errors() {
     std::lock_guard<std::mutex> g(mu_);
     return errors_;
-  }
-  int bursts() {
-    std::lock_guard<std::mutex> g(mu_);
-    return bursts_;
   }
   std::vector<uint32_t> next() {
     std::lock_guard<std::mutex> g(mu_);
@@ -80,8 +64,6 @@ class Recorder final : public TcpTransport::Receiver {
   std::mutex mu_;
   std::vector<uint32_t> next_ = std::vector<uint32_t>(kSenders, 0);
   std::vector<std::string> errors_;
-  int burst_depth_ = 0;
-  int bursts_ = 0;
 };
 
 class Ignore final : public TcpTransport::Receiver {
@@ -151,7 +133,6 @@ TEST_CASE("frames from several threads arrive whole and in order", "[tcp][transp
   CHECK(finish[1].ok());
   for (const std::string& e : recorder.errors()) FAIL_CHECK(e);
   CHECK(recorder.next() == std::vector<uint32_t>(kSenders, kFramesPerSender));
-  CHECK(recorder.bursts() > 0);
 }
 
 }  // namespace

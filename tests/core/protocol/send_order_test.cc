@@ -93,17 +93,6 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     CHECK(node.Metrics()[NodeCounter::kMessagesReceived] == 2);  // the hand-over, the bundle
     CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 4);
   }
-  SECTION("frames a runtime delivers one by one inside a hold: their answers leave together") {
-    const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
-    const Message second{MessageType::kLocalizeRequest, 0, 0, 0, kViaHome, {b}, {}, {}};
-    node.HoldSends();
-    REQUIRE(Deliver(node, first).ok());
-    REQUIRE(Deliver(node, second).ok());
-    CHECK(rt.frames == 0);  // held
-    node.ReleaseSends();
-    CHECK(rt.sent.size() == 4);
-    CHECK(rt.frames == 2);
-  }
   SECTION("a bundle with a malformed message applies none of it") {
     const Message good{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
     const Message forged{MessageType::kLocalizeRequest, 2, 2, 0, 0, {b}, {}, {}};
