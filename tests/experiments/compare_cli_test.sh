@@ -93,20 +93,19 @@ baseline)
   [[ ! -d "$work/c/runs/single" ]] || fail "the baseline was run again"
   [[ $(col "$work/c/results.csv" quality_runs | cut -d';' -f1-2 | tr -cd ';') == ";" ]] ||
     fail "the baseline's two runs are not both counted: $(col "$work/c/results.csv" quality_runs)"
-  set +e
-  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
-    --baseline "$work/s/result.json," --out "$work/e" > /dev/null 2> "$work/err"
-  code=$?
-  set -e
-  [[ $code == 1 ]] || fail "an empty --baseline item was accepted (exit $code)"
-  grep -q "an empty file name" "$work/err" || { cat "$work/err"; fail "unclear message for an empty item"; }
-  set +e
-  "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 3 \
-    --baseline "$work/s/result.json" --out "$work/d" > /dev/null 2> "$work/err"
-  code=$?
-  set -e
-  [[ $code == 1 ]] || fail "a baseline of other epochs was accepted (exit $code)"
-  grep -q "is not an \`augur single\` run of mf for 3 epochs" "$work/err" || { cat "$work/err"; fail "unclear message"; }
+  # refused EPOCHS BASELINE TEXT WHAT: compare exits 1 with a message containing TEXT.
+  refused() {
+    set +e
+    "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs "$1" \
+      --baseline "$2" --out "$work/e" > /dev/null 2> "$work/err"
+    local code=$?
+    set -e
+    [[ $code == 1 ]] || fail "$4 was accepted (exit $code)"
+    grep -qF "$3" "$work/err" || { cat "$work/err"; fail "unclear message for $4"; }
+  }
+  refused 2 "$work/s/result.json," "an empty file name" "an empty --baseline item"
+  refused 3 "$work/s/result.json" "is not an \`augur single\` run of mf for 3 epochs" \
+    "a baseline of other epochs"
   ;;
 kge)
   "$augur" data wordnet --out "$work/wn" > /dev/null
