@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "core/metrics/counter_list.h"
@@ -118,10 +119,13 @@ std::string SettingGaps(const ReportContext& c, const CompareRecord& r) {
 
 // " (mean of N runs, MIN-MAX)" for a baseline run several times, else "".
 std::string BaselineRunsText(const nlohmann::json& derived) {
-  const nlohmann::json& runs = derived.value("quality_runs", nlohmann::json());
-  if (!runs.is_array() || runs.size() < 2 || !derived["quality_min"].is_number()) return "";
-  return " (mean of " + std::to_string(runs.size()) + " runs, " +
-         Num(derived["quality_min"], "%.4g") + "-" + Num(derived["quality_max"], "%.4g") + ")";
+  // A const json's operator[] must not meet a missing key: NumberAt looks first.
+  const std::optional<double> low = NumberAt(derived, "quality_min");
+  const std::optional<double> high = NumberAt(derived, "quality_max");
+  const nlohmann::json runs = derived.value("quality_runs", nlohmann::json());
+  if (!runs.is_array() || runs.size() < 2 || !low.has_value() || !high.has_value()) return "";
+  return " (mean of " + std::to_string(runs.size()) + " runs, " + Fmt("%.4g", *low) + "-" +
+         Fmt("%.4g", *high) + ")";
 }
 
 void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareRecord>& records) {
@@ -162,11 +166,11 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
           << (gap <= 0 ? std::string("no worse than the baseline")
                        : Fmt("%.1f", 100 * gap) + "% worse")
           << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed");
-      if (bd["quality_min"].is_number() && bd["quality_max"].is_number() &&
-          d["quality"].is_number()) {
+      const std::optional<double> low = NumberAt(bd, "quality_min");
+      const std::optional<double> high = NumberAt(bd, "quality_max");
+      if (low.has_value() && high.has_value() && d["quality"].is_number()) {
         const double v = d["quality"].get<double>();
-        const bool inside =
-            v >= bd["quality_min"].get<double>() && v <= bd["quality_max"].get<double>();
+        const bool inside = v >= *low && v <= *high;
         out << " (" << (inside ? "inside" : "outside") << " the range of the baseline's own runs)";
       }
       out << ".\n";
