@@ -221,17 +221,19 @@ Result<std::vector<std::span<const uint8_t>>> SplitBundle(std::span<const uint8_
   std::vector<std::span<const uint8_t>> frames;
   std::span<const uint8_t> rest = frame.subspan(kHeaderBytes);
   while (!rest.empty()) {
-    const std::string where = "bundled frame " + std::to_string(frames.size() + 1);
+    // Built only for an error: a bundle that splits cleanly formats nothing.
+    const auto where = [&] { return "bundled frame " + std::to_string(frames.size() + 1); };
     Result<FrameHeader> h = DecodeHeader(rest);
-    if (!h.ok()) return h.status().WithContext(where);
-    if (h->type == MessageType::kBundle) return Status::Error(where + ": a bundle inside a bundle");
+    if (!h.ok()) return h.status().WithContext(where());
+    if (h->type == MessageType::kBundle)
+      return Status::Error(where() + ": a bundle inside a bundle");
     if (h->src != header->src) {
-      return Status::Error(where + ": sender " + std::to_string(h->src) + ", the bundle's is " +
+      return Status::Error(where() + ": sender " + std::to_string(h->src) + ", the bundle's is " +
                            std::to_string(header->src));
     }
     const uint64_t size = kHeaderBytes + static_cast<uint64_t>(h->body_length);
     if (size > rest.size()) {
-      return Status::Error(where + ": " + std::to_string(size) + " bytes, " +
+      return Status::Error(where() + ": " + std::to_string(size) + " bytes, " +
                            std::to_string(rest.size()) + " left in the bundle");
     }
     frames.push_back(rest.first(size));

@@ -95,26 +95,27 @@ Result<FrameView> Node::DecodeFrom(NodeId from, std::span<const uint8_t> frame) 
 }
 
 Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
-  const std::string where = "frame from node " + std::to_string(from);
+  // Built only for an error: a frame that decodes formats nothing.
+  const auto where = [from] { return "frame from node " + std::to_string(from); };
   Result<FrameHeader> header = DecodeHeader(frame);
-  if (!header.ok()) return header.status().WithContext(where);
+  if (!header.ok()) return header.status().WithContext(where());
   if (header->type != MessageType::kBundle) {
     Result<FrameView> v = DecodeFrom(from, frame);
-    if (!v.ok()) return v.status().WithContext(where);
+    if (!v.ok()) return v.status().WithContext(where());
     counters_.Add(NodeCounter::kMessagesReceived);
     counters_.Add(NodeCounter::kBytesReceived, frame.size());
     return Dispatch(*v);
   }
   // A bundle: every message is decoded and checked before any applies.
   Result<std::vector<std::span<const uint8_t>>> parts = SplitBundle(frame);
-  if (!parts.ok()) return parts.status().WithContext(where);
+  if (!parts.ok()) return parts.status().WithContext(where());
   std::vector<FrameView> views;
   views.reserve(parts->size());
   for (std::span<const uint8_t> part : *parts) {
     Result<FrameView> v = DecodeFrom(from, part);
     if (!v.ok()) {
       return v.status().WithContext("bundled frame " + std::to_string(views.size() + 1) + " of " +
-                                    where);
+                                    where());
     }
     views.push_back(std::move(*v));
   }

@@ -219,20 +219,18 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
   r.name = "single";
   r.policy = "single";
   r.baseline = true;
-  bool first = true;
   for (size_t at = 0; at <= paths.size();) {
     const size_t comma = std::min(paths.find(',', at), paths.size());
     const std::string path = paths.substr(at, comma - at);
-    at = comma + 1;
     if (path.empty()) return Status::Error("--baseline " + paths + ": an empty file name");
     Result<JsonValue> run = ReadBaselineRun(path, o);
     if (!run.ok()) return run.status();
-    if (first) {
+    if (at == 0) {
       r.result = std::move(*run);
     } else {
       r.baseline_repeats.push_back(std::move(*run));
     }
-    first = false;
+    at = comma + 1;
   }
   return r;
 }

@@ -103,11 +103,7 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
   std::sort(per_sample.begin(), per_sample.end());
   const double per_core_per_sample = per_sample[per_sample.size() / 2];  // the median (upper)
   std::optional<double> base_quality;
-  if (!base_diverged && !base_qualities.empty()) {
-    double sum = 0;
-    for (double v : base_qualities) sum += v;
-    base_quality = sum / static_cast<double>(base_qualities.size());
-  }
+  if (!base_diverged && !base_qualities.empty()) base_quality = MeanOf(base_qualities);
   std::map<std::string, double> one_node_epoch;  // policy -> 1-node epoch time
   for (const CompareRecord& r : *records) {
     if (r.nodes == 1 && !r.baseline)
@@ -141,7 +137,6 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     const std::optional<double> stderr_q =
         quality.has_value() ? NumberAt(r.result, q.name + "_stderr") : std::nullopt;
     d["quality_stderr"] = stderr_q.has_value() ? nlohmann::json(*stderr_q) : nlohmann::json();
-    if (r.baseline && base_runs.size() > 1) SummarizeBaselineRuns(base_qualities, base_quality, &d);
     d["quality_ratio_to_single"] =
         (quality.has_value() && base_quality.has_value() && *base_quality != 0)
             ? nlohmann::json(*quality / *base_quality)
@@ -158,6 +153,7 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                 })
             : nlohmann::json(0.0);
   }
+  if (base_runs.size() > 1) SummarizeBaselineRuns(base_qualities, base_quality, &*base.derived);
 }
 
 }  // namespace augur

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "core/metrics/counter_list.h"
 #include "core/sampling/sampling.h"
@@ -117,15 +118,24 @@ std::string SettingGaps(const ReportContext& c, const CompareRecord& r) {
   return s;
 }
 
-// " (mean of N runs, MIN-MAX)" for a baseline run several times, else "".
-std::string BaselineRunsText(const nlohmann::json& derived) {
-  // A const json's operator[] must not meet a missing key: NumberAt looks first.
+// The range of a baseline's runs (DeriveFigures' quality_min / quality_max),
+// if it ran several times. NumberAt looks first: a const json's operator[]
+// must not meet a missing key.
+std::optional<std::pair<double, double>> BaselineRange(const nlohmann::json& derived) {
   const std::optional<double> low = NumberAt(derived, "quality_min");
   const std::optional<double> high = NumberAt(derived, "quality_max");
   const nlohmann::json runs = derived.value("quality_runs", nlohmann::json());
-  if (!runs.is_array() || runs.size() < 2 || !low.has_value() || !high.has_value()) return "";
-  return " (mean of " + std::to_string(runs.size()) + " runs, " + Fmt("%.4g", *low) + "-" +
-         Fmt("%.4g", *high) + ")";
+  if (!runs.is_array() || runs.size() < 2 || !low.has_value() || !high.has_value())
+    return std::nullopt;
+  return std::make_pair(*low, *high);
+}
+
+// " (mean of N runs, MIN-MAX)" for a baseline run several times, else "".
+std::string BaselineRunsText(const nlohmann::json& derived) {
+  const std::optional<std::pair<double, double>> range = BaselineRange(derived);
+  if (!range.has_value()) return "";
+  return " (mean of " + std::to_string(derived.at("quality_runs").size()) + " runs, " +
+         Fmt("%.4g", range->first) + "-" + Fmt("%.4g", range->second) + ")";
 }
 
 void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareRecord>& records) {
@@ -166,11 +176,10 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
           << (gap <= 0 ? std::string("no worse than the baseline")
                        : Fmt("%.1f", 100 * gap) + "% worse")
           << "; goal within 2%: " << (gap <= 0.02 + 1e-9 ? "met" : "missed");
-      const std::optional<double> low = NumberAt(bd, "quality_min");
-      const std::optional<double> high = NumberAt(bd, "quality_max");
-      if (low.has_value() && high.has_value() && d["quality"].is_number()) {
+      const std::optional<std::pair<double, double>> range = BaselineRange(bd);
+      if (range.has_value() && d["quality"].is_number()) {
         const double v = d["quality"].get<double>();
-        const bool inside = v >= *low && v <= *high;
+        const bool inside = v >= range->first && v <= range->second;
         out << " (" << (inside ? "inside" : "outside") << " the range of the baseline's own runs)";
       }
       out << ".\n";
