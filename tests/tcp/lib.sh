@@ -63,11 +63,11 @@ kill_after_second_checkpoint() {
   launch=$!
   CLEANUP_CMDS+=("kill $launch 2>/dev/null")
   for _ in $(seq 600); do
-    grep -qx "ckpt-[2-9]" "$CK/LATEST" 2>/dev/null && break
+    grep -Eqx "ckpt-([2-9]|[1-9][0-9]+)" "$CK/LATEST" 2>/dev/null && break
     kill -0 "$launch" 2>/dev/null || { cat "$WORK/a.log"; fail "the run ended before its second checkpoint"; }
     sleep 0.1
   done
-  grep -qx "ckpt-[2-9]" "$CK/LATEST" || { cat "$WORK/a.log"; fail "no second checkpoint within 60s"; }
+  grep -Eqx "ckpt-([2-9]|[1-9][0-9]+)" "$CK/LATEST" || { cat "$WORK/a.log"; fail "no second checkpoint within 60s"; }
   local victim
   victim=$(pgrep -P "$launch" -f -- "--rank 2 " | head -1)
   [ -n "$victim" ] || { cat "$WORK/a.log"; fail "rank 2's process not found"; }
@@ -96,7 +96,7 @@ restart_after_kill() {
   launch=$!
   CLEANUP_CMDS+=("kill $launch 2>/dev/null")
   for _ in $(seq 600); do
-    grep -qx "ckpt-[1-9]" "$CK/LATEST" 2>/dev/null && break
+    grep -Eqx "ckpt-[1-9][0-9]*" "$CK/LATEST" 2>/dev/null && break
     sleep 0.1
   done
   victim=$(pgrep -P "$launch" -f -- "--rank 1 " | head -1)
