@@ -20,12 +20,42 @@
 # Simulated speed-ups are upper bounds until the simulator's fidelity is
 # calibrated (issue 16).
 # Usage: scripts/bench-quality.sh [OUT_DIR] ; environment: QUALITY_CELLS (a
-# space-separated subset of the cell names printed, default all), QUALITY_KGE_EPOCHS
+# subset of the cell names printed, separated by spaces or commas; default all;
+# an unknown name is refused), QUALITY_KGE_EPOCHS
 # (4), QUALITY_WV_EPOCHS (1), QUALITY_MF_EPOCHS (5).
 # Cost: every cell is a compare of 3 runs; the whole matrix takes hours on 2 cores.
 set -euo pipefail
 AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
+# --- cells: name workload data [flags...]
+cells=(
+  "wv-wordnet wv wordnet-text"
+  "wv-wordnet-pool wv wordnet-text --sampling pool"
+  "wv-debian wv debian-text"
+  "wv-debian-pool wv debian-text --sampling pool"
+  "wv-zipf wv zipf-text"
+  "wv-zipf-pool wv zipf-text --sampling pool"
+  "kge-wordnet-naive kge wordnet-kg --sampling naive"
+  "kge-wordnet-pool kge wordnet-kg --sampling pool"
+  "kge-wordnet-local kge wordnet-kg --sampling local"
+  "kge-debian-naive kge debian-kg --sampling naive"
+  "kge-debian-pool kge debian-kg --sampling pool"
+  "kge-debian-local kge debian-kg --sampling local"
+  "mf-r32 mf mf --dim 32"
+  "mf-r100 mf mf --dim 100"
+)
+# QUALITY_CELLS: names separated by spaces or commas; each must be a cell above.
+selected=" $(tr ',' ' ' <<<"${QUALITY_CELLS:-}") "
+for want in $selected; do
+  known=no
+  for c in "${cells[@]}"; do [ "${c%% *}" = "$want" ] && known=yes; done
+  if [ "$known" = no ]; then
+    echo "bench-quality.sh: QUALITY_CELLS names no cell '$want' (cells: $(printf '%s ' "${cells[@]%% *}"))" >&2
+    exit 2
+  fi
+done
+[ -n "${selected// /}" ] || selected=""
+
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
 # shellcheck source=scripts/lib/baseline_runs.sh
@@ -63,24 +93,6 @@ fi
 [ -d "$data/mf" ] || "$augur" data mf --rows 20000 --cols 2000 --nnz 1000000 --seed 1 \
   --out "$data/mf" >&2
 
-# --- cells: name workload data [flags...]
-cells=(
-  "wv-wordnet wv wordnet-text"
-  "wv-wordnet-pool wv wordnet-text --sampling pool"
-  "wv-debian wv debian-text"
-  "wv-debian-pool wv debian-text --sampling pool"
-  "wv-zipf wv zipf-text"
-  "wv-zipf-pool wv zipf-text --sampling pool"
-  "kge-wordnet-naive kge wordnet-kg --sampling naive"
-  "kge-wordnet-pool kge wordnet-kg --sampling pool"
-  "kge-wordnet-local kge wordnet-kg --sampling local"
-  "kge-debian-naive kge debian-kg --sampling naive"
-  "kge-debian-pool kge debian-kg --sampling pool"
-  "kge-debian-local kge debian-kg --sampling local"
-  "mf-r32 mf mf --dim 32"
-  "mf-r100 mf mf --dim 100"
-)
-selected=${QUALITY_CELLS:-}
 run_cell() {
   local name=$1 workload=$2 set=$3
   shift 3
@@ -111,7 +123,7 @@ run_cell() {
 }
 for c in "${cells[@]}"; do
   read -r -a f <<< "$c"
-  if [ -n "$selected" ] && [[ " $selected " != *" ${f[0]} "* ]]; then continue; fi
+  if [ -n "$selected" ] && [[ "$selected" != *" ${f[0]} "* ]]; then continue; fi
   run_cell "${f[@]}"
 done
 
