@@ -103,8 +103,7 @@ class Relocation {
   Quiesce& quiesce_;
   FlatKeyMap<Owner> directory_;                                // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
-  struct DeferredUpdate {
-    NodeId home;
+  struct DeferredUpdate {                                      // to the key's home
     NodeId owner;
     Key key;
     uint16_t epoch;
