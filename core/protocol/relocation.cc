@@ -72,7 +72,7 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
     u.keys.push_back(key);
     u.slots.push_back(epoch);
   } else {
-    deferred_updates_.push_back(DeferredUpdate{to, key, epoch});
+    deferred_updates_.push_back(DeferredUpdate{home, to, key, epoch});
     deferred_owner_.Assign(key, to);
     fx->arm_timer = !cx_.timer_armed;
   }
@@ -85,15 +85,13 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
 }
 
 void Relocation::FlushOwnerUpdates(Effects* fx) {
-  // Key by key: FlatKeyMap::Clear would sweep every bucket each sync round.
   for (const DeferredUpdate& d : deferred_updates_) {
-    Message& u =
-        fx->out.To(cx_.HomeOf(d.key), MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, d.owner);
+    Message& u = fx->out.To(d.home, MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, d.owner);
     u.keys.push_back(d.key);
     u.slots.push_back(d.epoch);
-    deferred_owner_.Erase(d.key);
   }
   deferred_updates_.clear();
+  deferred_owner_.Clear();
 }
 
 Status Relocation::HandleOwnerUpdate(const Message& m) {

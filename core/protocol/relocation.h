@@ -103,7 +103,8 @@ class Relocation {
   Quiesce& quiesce_;
   FlatKeyMap<Owner> directory_;                                // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
-  struct DeferredUpdate {                                      // to the key's home
+  struct DeferredUpdate {
+    NodeId home;
     NodeId owner;
     Key key;
     uint16_t epoch;
