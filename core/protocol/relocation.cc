@@ -12,13 +12,8 @@
 namespace augur {
 
 Relocation::Relocation(EngineContext& cx, Routing& routing, Replication& replication,
-                       IntentTracker& intents, Quiesce& quiesce, bool immediate_owner_updates)
-    : cx_(cx),
-      routing_(routing),
-      replication_(replication),
-      intents_(intents),
-      quiesce_(quiesce),
-      immediate_owner_updates_(immediate_owner_updates) {}
+                       IntentTracker& intents, Quiesce& quiesce)
+    : cx_(cx), routing_(routing), replication_(replication), intents_(intents), quiesce_(quiesce) {}
 
 namespace {
 // RFC 1982 serial-number comparison for 16-bit epochs.
@@ -64,17 +59,11 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
   const NodeId home = cx_.HomeOf(key);
   if (home == cx_.self) {
     directory_.Assign(key, Owner{to, epoch});
-  } else if (home == to || immediate_owner_updates_) {
-    // Built before the hand-over, so when to == home the update arrives first
-    // (the home must know the key is coming before a request for it can
-    // reach it from here).
+  } else {
+    // Built before the hand-over, so when to == home the update arrives first.
     Message& u = fx->out.To(home, MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, to);
     u.keys.push_back(key);
     u.slots.push_back(epoch);
-  } else {
-    deferred_updates_.push_back(DeferredUpdate{home, to, key, epoch});
-    deferred_owner_.Assign(key, to);
-    fx->arm_timer = !cx_.timer_armed;
   }
   Message& m = fx->out.To(to, MessageType::kHandover, cx_.self, cx_.self, op_id);
   m.keys.push_back(key);
@@ -82,16 +71,6 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
   m.values.insert(m.values.end(), row.begin(), row.end());
   routing_.NoteLocation(key, to);
   cx_.counters.Add(NodeCounter::kRelocations);
-}
-
-void Relocation::FlushOwnerUpdates(Effects* fx) {
-  for (const DeferredUpdate& d : deferred_updates_) {
-    Message& u = fx->out.To(d.home, MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, d.owner);
-    u.keys.push_back(d.key);
-    u.slots.push_back(d.epoch);
-  }
-  deferred_updates_.clear();
-  deferred_owner_.Clear();
 }
 
 Status Relocation::HandleOwnerUpdate(const Message& m) {

@@ -9,19 +9,8 @@
 // owners that are not the home, with an ownership epoch (16-bit serial
 // arithmetic) so a late owner update never overwrites a newer one.
 //
-// Owner updates wait for the old owner's next sync round (FlushOwnerUpdates),
-// which sends each home one message per new owner for all the keys it
-// handed over since the last round, unless the key goes to its home (then
-// the update leaves before the hand-over, as it must) or
-// NodeOptions::immediate_owner_updates. Until then the old owner sends what
-// reaches it for such a key to the new owner (DeferredOwner, routing.h), as
-// the home may still route requests for it here. At 8 nodes x 4 workers
-// (kge, WordNet) this cut adaptive's frames by a fifth and its simulated
-// epoch by 15% (docs/measurements/2026-12-04-owner-updates.md).
-//
-// Owns: the directory (at the home: owner when not here), the keys in
-// transfer to this node with the requests queued for them, and the owner
-// updates not yet sent.
+// Owns: the directory (at the home: owner when not here) and the keys in
+// transfer to this node with the requests queued for them.
 // Locking: the Handle* methods take the engine lock themselves; every other
 // method REQUIRES the engine lock held.
 #pragma once
@@ -57,7 +46,7 @@ class Relocation {
   };
 
   Relocation(EngineContext& cx, Routing& routing, Replication& replication, IntentTracker& intents,
-             Quiesce& quiesce, bool immediate_owner_updates);
+             Quiesce& quiesce);
   Relocation(const Relocation&) = delete;
   Relocation& operator=(const Relocation&) = delete;
 
@@ -87,13 +76,6 @@ class Relocation {
     return directory_.Find(key);  // valid until the directory changes
   }
   size_t entries() const { return directory_.size() + incoming_.size(); }
-  // Sends the owner updates HandOver deferred, one message per home and new
-  // owner (at every sync round).
-  void FlushOwnerUpdates(Effects* fx);
-  // Where this node handed key over, while the home has not been told yet
-  // (null otherwise): requests for it go there, not to the home, whose
-  // directory may still name this node.
-  const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
 
  private:
   EngineContext& cx_;
@@ -103,15 +85,6 @@ class Relocation {
   Quiesce& quiesce_;
   FlatKeyMap<Owner> directory_;                                // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
-  struct DeferredUpdate {
-    NodeId home;
-    NodeId owner;
-    Key key;
-    uint16_t epoch;
-  };
-  std::vector<DeferredUpdate> deferred_updates_;  // in hand-over order
-  FlatKeyMap<NodeId> deferred_owner_;             // key -> its latest deferred owner
-  const bool immediate_owner_updates_;
   // HandleHandover's scratch: the store batch that looks up where the main
   // copies are.
   ParamStore::BatchScratch batch_;

@@ -36,9 +36,6 @@ void Routing::NoteLocation(Key key, NodeId node) {
 }
 
 NodeId Routing::RemoteDestination(Key key) const {
-  // A key handed over from here whose home has not heard of it yet goes to
-  // its new owner: the home would send a request for it straight back here.
-  if (const NodeId* handed = relocation_.DeferredOwner(key)) return *handed;
   const NodeId* cached = location_cache_.Find(key);
   return cached != nullptr ? *cached : cx_.HomeOf(key);
 }
@@ -236,21 +233,11 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
     }
     return;
   }
-  // This node handed the key over and has not told the home yet (its owner
-  // update waits for the next sync round): the home may still route requests
-  // for it here, so they go on to the new owner. Queued here, one of them
-  // (this node's own request for the key, bounced back) would wait for a key
-  // nobody sends.
-  const NodeId* handed = relocation_.DeferredOwner(key);
-  if (incoming != nullptr && (local || (via_home && handed == nullptr))) {
+  if (incoming != nullptr && (local || via_home)) {
     incoming->push_back(std::move(item));
     return;
   }
-  // Another node's request goes via the home, whose directory is the authority.
-  Forward(handed != nullptr ? *handed
-          : local           ? RemoteDestination(key)
-                            : cx_.HomeOf(key),
-          key, item, /*via_home=*/false, fx);
+  Forward(local ? RemoteDestination(key) : cx_.HomeOf(key), key, item, /*via_home=*/false, fx);
 }
 
 void Routing::Forward(NodeId dest, Key key, const KeyRequest& item, bool via_home, Effects* fx) {

@@ -6,9 +6,6 @@
 //    from inside the first Send() of a protocol handler;
 //  - what one handler builds for one node leaves as one frame (a bundle),
 //    and the answers to the messages of a bundle leave together;
-//  - a node that hands a key over tells the key's home at its next sync
-//    round (unless the key goes home), all that round's updates for that
-//    home in one message;
 //  - a timer sync round starts only once the previous one was answered, and
 //    the next timer is paced by the time the round took to build.
 #include <catch2/catch.hpp>
@@ -71,33 +68,13 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
   rt.sent.clear();
   rt.frames = 0;
 
-  SECTION("one request: the hand-over now, the owner update at the next sync round") {
+  SECTION("one request: the owner update and the hand-over are one frame each peer") {
     Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
     REQUIRE(Deliver(node, want).ok());
-    const std::vector<std::pair<NodeId, MessageType>> now{{0, MessageType::kHandover}};
-    CHECK(rt.sent == now);
-    CHECK(rt.frames == 1);
-    node.OnTimer(EngineContext::kSyncTimer);
-    const std::vector<std::pair<NodeId, MessageType>> then{{0, MessageType::kHandover},
-                                                           {2, MessageType::kOwnerUpdate}};
-    CHECK(rt.sent == then);
-    CHECK(rt.messages.back().keys == std::vector<Key>{a});
-    CHECK(rt.messages.back().aux == 0);  // the new owner
-  }
-  SECTION("with immediate owner updates, each peer's answers are one frame") {
-    NodeOptions o = OneWorkerRelocating();
-    o.immediate_owner_updates = true;
-    ScriptedRuntime rt2(/*self=*/1, /*nodes=*/3);
-    Node eager(o, rt2);
-    REQUIRE(Deliver(eager, arrive).ok());
-    rt2.sent.clear();
-    rt2.frames = 0;
-    Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
-    REQUIRE(Deliver(eager, want).ok());
     const std::vector<std::pair<NodeId, MessageType>> expected{{2, MessageType::kOwnerUpdate},
                                                                {0, MessageType::kHandover}};
-    CHECK(rt2.sent == expected);
-    CHECK(rt2.frames == 2);
+    CHECK(rt.sent == expected);
+    CHECK(rt.frames == 2);
   }
   SECTION("a bundle of two requests: their answers for each peer leave as one frame") {
     const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
@@ -106,21 +83,15 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     const std::vector<const Message*> both{&first, &second};
     EncodeBundle(0, both, &bundle);
     REQUIRE(node.OnMessage(0, bundle).ok());
-    // Handled one by one, the two hand-overs to node 0 (one per handler
-    // call) would be two frames.
-    CHECK(rt.sent.size() == 2);
-    CHECK(rt.frames == 1);
-    CHECK(rt.messages.size() == 2);
+    // Handled one by one, the answers to node 0 (two hand-overs: one per
+    // handler call) and to node 2 (two owner updates) would be four frames.
+    CHECK(rt.sent.size() == 4);
+    CHECK(rt.frames == 2);
+    CHECK(rt.messages.size() == 4);
     CHECK_FALSE(node.store().Contains(a));
     CHECK_FALSE(node.store().Contains(b));
     CHECK(node.Metrics()[NodeCounter::kMessagesReceived] == 2);  // the hand-over, the bundle
-    CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 2);
-    // The home hears of both at the next sync round, in one message.
-    node.OnTimer(EngineContext::kSyncTimer);
-    CHECK(rt.frames == 2);
-    REQUIRE(rt.messages.size() == 3);
-    CHECK(rt.messages.back().type == MessageType::kOwnerUpdate);
-    CHECK(rt.messages.back().keys == std::vector<Key>{a, b});
+    CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 4);
   }
   SECTION("a bundle with a malformed message applies none of it") {
     const Message good{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
@@ -132,31 +103,6 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     CHECK(rt.frames == 0);
     CHECK(node.store().Contains(a));
   }
-}
-
-TEST_CASE("until the home hears of a hand-over, the old owner sends requests to the new one",
-          "[protocol]") {
-  // Node 1 holds key a (homed at node 2) and hands it to node 0; the owner
-  // update waits for node 1's next sync round. A pull of a from node 2 that
-  // reaches node 1 meanwhile goes to node 0: the home would send it back.
-  ScriptedRuntime rt(/*self=*/1, /*nodes=*/3);
-  Node node(OneWorkerRelocating(), rt);
-  const Key a = KeyHomedAt(2, 3);
-  Message arrive{MessageType::kHandover, 2, 2, 0, 0, {a}, {1}, {1, 2}};
-  REQUIRE(Deliver(node, arrive).ok());
-  Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
-  REQUIRE(Deliver(node, want).ok());
-  rt.sent.clear();
-  Message pull{MessageType::kPullRequest, 2, 2, 7, 0, {a}, {0}, {}};
-  REQUIRE(Deliver(node, pull).ok());
-  const std::vector<std::pair<NodeId, MessageType>> to_owner{{0, MessageType::kPullRequest}};
-  CHECK(rt.sent == to_owner);
-
-  node.OnTimer(EngineContext::kSyncTimer);  // the home hears of it
-  rt.sent.clear();
-  REQUIRE(Deliver(node, pull).ok());
-  const std::vector<std::pair<NodeId, MessageType>> via_home{{2, MessageType::kPullRequest}};
-  CHECK(rt.sent == via_home);
 }
 
 TEST_CASE("a timer sync round waits until the previous one is answered", "[protocol]") {
