@@ -38,6 +38,7 @@
   X(kReplicaRefreshes, "replica_refreshes", "fresh rows sent to holders by sync rounds")          \
   X(kForwards, "forwards", "request keys forwarded (stale location)")                             \
   X(kLocalizeRequests, "localize_requests", "keys asked to be relocated or replicated here")      \
+  X(kLocalizeRetries, "localize_retries", "own localize requests re-sent after bouncing back")    \
   X(kLateAccesses, "late_accesses", "remote accesses to a key whose intent was announced ahead")  \
   X(kUnannouncedAccesses, "unannounced_accesses", "remote accesses under a same-clock intent")
 

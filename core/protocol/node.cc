@@ -17,7 +17,7 @@ Node::Node(NodeOptions options, Runtime& runtime)
       policy_(options.policy ? options.policy : std::make_shared<ClassicPolicy>()),
       cx_(runtime, store_, *policy_, counters_, options.workers, options.sync_period_seconds),
       routing_(cx_, relocation_, replication_, intents_, options.location_cache_capacity),
-      relocation_(cx_, routing_, replication_, intents_, quiesce_),
+      relocation_(cx_, routing_, replication_, intents_, quiesce_, options.immediate_owner_updates),
       replication_(cx_, relocation_, routing_, intents_, options),
       intents_(cx_, relocation_, quiesce_, options.workers, options.act_immediately),
       barrier_(cx_),
@@ -61,6 +61,7 @@ void Node::OnTimer(uint64_t timer_id) {
   {
     EngineLock g(cx_, fx);
     intents_.OnSyncRound(&fx);
+    relocation_.OnSyncRound(&fx);
     replication_.TimerRound(&fx);
   }
   cx_.Flush(fx);

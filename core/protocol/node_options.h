@@ -42,8 +42,12 @@ struct NodeOptions {
   // optimizer only (off for sum and adagrad).
   ReplicaDeltaBoundOptions replica_delta_bound;
   bool act_immediately = false;  // act on intent at signal time
-  SamplingOptions sampling;      // PrepareSample/PullSample
-  uint64_t seed = 1;             // run seed; per-worker streams derive from it
+  // A node that hands a key over tells the key's home at its next sync round
+  // (relocation.h), with the round's other owner updates for that home;
+  // true: at once, in a message of its own.
+  bool immediate_owner_updates = false;
+  SamplingOptions sampling;  // PrepareSample/PullSample
+  uint64_t seed = 1;         // run seed; per-worker streams derive from it
   uint32_t store_stripes = 64;
   size_t location_cache_capacity = 1 << 20;  // entries; cleared when full
   // Where this node's replica-flush sequence starts (30 bits; any value is

@@ -12,8 +12,13 @@
 namespace augur {
 
 Relocation::Relocation(EngineContext& cx, Routing& routing, Replication& replication,
-                       IntentTracker& intents, Quiesce& quiesce)
-    : cx_(cx), routing_(routing), replication_(replication), intents_(intents), quiesce_(quiesce) {}
+                       IntentTracker& intents, Quiesce& quiesce, bool immediate_owner_updates)
+    : cx_(cx),
+      routing_(routing),
+      replication_(replication),
+      intents_(intents),
+      quiesce_(quiesce),
+      immediate_owner_updates_(immediate_owner_updates) {}
 
 namespace {
 // RFC 1982 serial-number comparison for 16-bit epochs.
@@ -59,11 +64,17 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
   const NodeId home = cx_.HomeOf(key);
   if (home == cx_.self) {
     directory_.Assign(key, Owner{to, epoch});
-  } else {
-    // Built before the hand-over, so when to == home the update arrives first.
+  } else if (home == to || immediate_owner_updates_) {
+    // Built before the hand-over, so when to == home the update arrives first
+    // (the home must know the key is coming before a request for it can
+    // reach it from here).
     Message& u = fx->out.To(home, MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, to);
     u.keys.push_back(key);
     u.slots.push_back(epoch);
+  } else {
+    deferred_updates_.push_back(DeferredUpdate{to, key, epoch});
+    deferred_owner_.Assign(key, to);
+    fx->arm_timer = !cx_.timer_armed;
   }
   Message& m = fx->out.To(to, MessageType::kHandover, cx_.self, cx_.self, op_id);
   m.keys.push_back(key);
@@ -71,6 +82,39 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
   m.values.insert(m.values.end(), row.begin(), row.end());
   routing_.NoteLocation(key, to);
   cx_.counters.Add(NodeCounter::kRelocations);
+}
+
+void Relocation::OnSyncRound(Effects* fx) {
+  ++round_;
+  // Key by key: FlatKeyMap::Clear would sweep every bucket each sync round.
+  for (const DeferredUpdate& d : deferred_updates_) {
+    Message& u =
+        fx->out.To(cx_.HomeOf(d.key), MessageType::kOwnerUpdate, cx_.self, cx_.self, 0, d.owner);
+    u.keys.push_back(d.key);
+    u.slots.push_back(d.epoch);
+    deferred_owner_.Erase(d.key);
+  }
+  deferred_updates_.clear();
+  // A bounced request goes again once a full round has passed since it came
+  // back, unless its key has arrived (or is no longer wanted) meanwhile.
+  size_t kept = 0;
+  for (const Bounced& b : bounced_) {
+    if (!Incoming(b.key)) continue;
+    if (round_ < b.round + 2) {
+      bounced_[kept++] = b;
+      continue;
+    }
+    cx_.counters.Add(NodeCounter::kLocalizeRetries);
+    fx->out.To(cx_.HomeOf(b.key), MessageType::kLocalizeRequest, cx_.self, cx_.self, 0, 0)
+        .keys.push_back(b.key);
+  }
+  bounced_.resize(kept);
+}
+
+void Relocation::NoteBounced(Key key) {
+  for (const Bounced& b : bounced_)
+    if (b.key == key) return;  // already due
+  bounced_.push_back(Bounced{key, round_});
 }
 
 Status Relocation::HandleOwnerUpdate(const Message& m) {
@@ -145,6 +189,10 @@ Status Relocation::HandleHandover(const Message& m) {
       cx_.store.InstallMain(k, row, static_cast<uint16_t>(m.slots[i]));
       row += cx_.store.RowLength(k);
       routing_.ForgetLocation(k);
+      // Back here: requests for it stop going where it was handed last (its
+      // owner update, if still deferred, goes out all the same; the home
+      // keeps the newer epoch).
+      deferred_owner_.Erase(k);
       const Owner* owner = directory_.Find(k);
       if (owner != nullptr && owner->node == cx_.self) directory_.Erase(k);
       DrainQueue(k, &fx);

@@ -9,8 +9,19 @@
 // owners that are not the home, with an ownership epoch (16-bit serial
 // arithmetic) so a late owner update never overwrites a newer one.
 //
-// Owns: the directory (at the home: owner when not here) and the keys in
-// transfer to this node with the requests queued for them.
+// Owner updates wait for the old owner's next sync round (OnSyncRound),
+// which sends each home one message per new owner for all the keys it
+// handed over since the last round, unless the key goes to its home (then
+// the update leaves before the hand-over, as it must) or
+// NodeOptions::immediate_owner_updates. Until then the old owner sends what
+// reaches it for such a key to the new owner (DeferredOwner, routing.h), as
+// the home may still route requests for it here. At 8 nodes x 4 workers
+// (kge, WordNet) this cut adaptive's frames by a fifth and its simulated
+// epoch by 15% (docs/measurements/2026-12-04-owner-updates.md).
+//
+// Owns: the directory (at the home: owner when not here), the keys in
+// transfer to this node with the requests queued for them, and the owner
+// updates not yet sent.
 // Locking: the Handle* methods take the engine lock themselves; every other
 // method REQUIRES the engine lock held.
 #pragma once
@@ -46,7 +57,7 @@ class Relocation {
   };
 
   Relocation(EngineContext& cx, Routing& routing, Replication& replication, IntentTracker& intents,
-             Quiesce& quiesce);
+             Quiesce& quiesce, bool immediate_owner_updates);
   Relocation(const Relocation&) = delete;
   Relocation& operator=(const Relocation&) = delete;
 
@@ -76,6 +87,22 @@ class Relocation {
     return directory_.Find(key);  // valid until the directory changes
   }
   size_t entries() const { return directory_.size() + incoming_.size(); }
+  // At every sync round: sends the owner updates HandOver deferred, one
+  // message per home and new owner, and re-sends the bounced localize
+  // requests (NoteBounced) that have waited a full round.
+  void OnSyncRound(Effects* fx);
+  // This node's own localize request for key came back here while the key
+  // is not here: whoever sent it took this node for the owner (a directory
+  // or pointer not yet told of a later hand-over). Queued, it would wait for
+  // a key nobody sends; dropped, the key would never come. So the request
+  // goes again, to the home, at the second sync round from now, when every
+  // owner update sent before the bounce has reached it (each node flushes
+  // its deferred updates every round), unless the key has arrived by then.
+  void NoteBounced(Key key);
+  // Where this node handed key over, while the home has not been told yet
+  // (null otherwise): requests for it go there, not to the home, whose
+  // directory may still name this node.
+  const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
 
  private:
   EngineContext& cx_;
@@ -85,6 +112,20 @@ class Relocation {
   Quiesce& quiesce_;
   FlatKeyMap<Owner> directory_;                                // at home: owner when not here
   std::unordered_map<Key, std::vector<KeyRequest>> incoming_;  // requested, not arrived
+  struct DeferredUpdate {                                      // to the key's home
+    NodeId owner;
+    Key key;
+    uint16_t epoch;
+  };
+  std::vector<DeferredUpdate> deferred_updates_;  // in hand-over order
+  FlatKeyMap<NodeId> deferred_owner_;             // key -> its latest deferred owner
+  struct Bounced {
+    Key key;
+    uint64_t round;  // the sync round it bounced in
+  };
+  std::vector<Bounced> bounced_;  // in bounce order
+  uint64_t round_ = 0;            // sync rounds so far
+  const bool immediate_owner_updates_;
   // HandleHandover's scratch: the store batch that looks up where the main
   // copies are.
   ParamStore::BatchScratch batch_;

@@ -36,6 +36,9 @@ void Routing::NoteLocation(Key key, NodeId node) {
 }
 
 NodeId Routing::RemoteDestination(Key key) const {
+  // A key handed over from here whose home has not heard of it yet goes to
+  // its new owner: the home would send a request for it straight back here.
+  if (const NodeId* handed = relocation_.DeferredOwner(key)) return *handed;
   const NodeId* cached = location_cache_.Find(key);
   return cached != nullptr ? *cached : cx_.HomeOf(key);
 }
@@ -233,11 +236,26 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
     }
     return;
   }
-  if (incoming != nullptr && (local || via_home)) {
+  // This node handed the key over and has not told the home yet (its owner
+  // update waits for the next sync round): the home may still route requests
+  // for it here, so they go on to the new owner. Queued here, one of them
+  // (this node's own request for the key, bounced back) would wait for a key
+  // nobody sends.
+  const NodeId* handed = relocation_.DeferredOwner(key);
+  if (local && item.type == MessageType::kLocalizeRequest && incoming != nullptr) {
+    // Our own localize request, back here: its sender took us for the owner.
+    relocation_.NoteBounced(key);
+    return;
+  }
+  if (incoming != nullptr && (local || (via_home && handed == nullptr))) {
     incoming->push_back(std::move(item));
     return;
   }
-  Forward(local ? RemoteDestination(key) : cx_.HomeOf(key), key, item, /*via_home=*/false, fx);
+  // Another node's request goes via the home, whose directory is the authority.
+  Forward(handed != nullptr ? *handed
+          : local           ? RemoteDestination(key)
+                            : cx_.HomeOf(key),
+          key, item, /*via_home=*/false, fx);
 }
 
 void Routing::Forward(NodeId dest, Key key, const KeyRequest& item, bool via_home, Effects* fx) {

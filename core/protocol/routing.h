@@ -59,7 +59,9 @@ class Routing {
   void Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, Effects* fx);
   void NoteLocation(Key key, NodeId node);  // key was seen at node
   void ForgetLocation(Key key) { location_cache_.Erase(key); }
-  // Where a request for a key not held here goes: its cached location, or home.
+  // Where a request for a key not held here goes: the node this one handed it
+  // to if the home has not heard of it yet (Relocation::DeferredOwner), else
+  // its cached location, else home.
   NodeId RemoteDestination(Key key) const;
   size_t entries() const { return location_cache_.size(); }
 

@@ -57,6 +57,9 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
       ->capture_default_str();
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");
+  app.add_flag("--immediate-owner-updates", c->immediate_owner_updates,
+               "A node that hands a key over tells its home at once, in a message of its own, "
+               "instead of at its next sync round with the others for that home");
   app.add_option("--lookahead", c->lookahead,
                  "Clocks (mini-batches) of intent signalled ahead, all workloads (default: " +
                      std::to_string(RunConfig::kKgeLookahead) + " for kge, " +

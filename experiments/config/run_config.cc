@@ -81,6 +81,7 @@ nlohmann::json RunConfig::ToJson() const {
     j["replica_clip"] = replica_clip;
     j["replicate"] = replicate;
     j["act_immediately"] = act_immediately;
+    j["immediate_owner_updates"] = immediate_owner_updates;
     j["lookahead"] = zipf.lookahead;
     if (first_epoch_extra_seconds_per_sample > 0)
       j["first_epoch_extra_seconds_per_sample"] = first_epoch_extra_seconds_per_sample;

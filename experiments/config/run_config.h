@@ -37,6 +37,7 @@ struct RunConfig {
   double replica_clip = 2.0;       // --replica-clip (core ReplicaDeltaBound; 0: off)
   uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
   bool act_immediately = false;
+  bool immediate_owner_updates = false;  // --immediate-owner-updates
   // Loopback network model.
   NetworkModelOptions network;
   // Real workloads (kge, wv, mf; see workload_options.h).

@@ -15,6 +15,7 @@ Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, N
   o->sync_round_keys = config.sync_round_keys;
   o->replica_delta_bound.factor = config.replica_clip;
   o->act_immediately = config.act_immediately;
+  o->immediate_owner_updates = config.immediate_owner_updates;
   return Status::Ok();
 }
 

@@ -17,7 +17,9 @@ namespace augur {
 namespace {
 
 // Flags that take no value: "true" sets them, "false" leaves them off.
-bool IsSwitch(const std::string& flag) { return flag == "act-immediately"; }
+bool IsSwitch(const std::string& flag) {
+  return flag == "act-immediately" || flag == "immediate-owner-updates";
+}
 
 std::string FlagName(std::string python_name) {
   std::replace(python_name.begin(), python_name.end(), '_', '-');
@@ -83,6 +85,7 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "sync_round_keys",
                                                   "sync_max_deferred",
                                                   "act_immediately",
+                                                  "immediate_owner_updates",
                                                   "sampling",
                                                   "reuse",
                                                   "prefetch_lead",

@@ -6,6 +6,11 @@
 //    from inside the first Send() of a protocol handler;
 //  - what one handler builds for one node leaves as one frame (a bundle),
 //    and the answers to the messages of a bundle leave together;
+//  - a node that hands a key over tells the key's home at its next sync
+//    round (unless the key goes home), all that round's updates for that
+//    home in one message;
+//  - a node's own localize request that comes back goes again, to the
+//    home, after a full sync round;
 //  - a timer sync round starts only once the previous one was answered, and
 //    the next timer is paced by the time the round took to build.
 #include <catch2/catch.hpp>
@@ -68,13 +73,33 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
   rt.sent.clear();
   rt.frames = 0;
 
-  SECTION("one request: the owner update and the hand-over are one frame each peer") {
+  SECTION("one request: the hand-over now, the owner update at the next sync round") {
     Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
     REQUIRE(Deliver(node, want).ok());
+    const std::vector<std::pair<NodeId, MessageType>> now{{0, MessageType::kHandover}};
+    CHECK(rt.sent == now);
+    CHECK(rt.frames == 1);
+    node.OnTimer(EngineContext::kSyncTimer);
+    const std::vector<std::pair<NodeId, MessageType>> then{{0, MessageType::kHandover},
+                                                           {2, MessageType::kOwnerUpdate}};
+    CHECK(rt.sent == then);
+    CHECK(rt.messages.back().keys == std::vector<Key>{a});
+    CHECK(rt.messages.back().aux == 0);  // the new owner
+  }
+  SECTION("with immediate owner updates, each peer's answers are one frame") {
+    NodeOptions o = OneWorkerRelocating();
+    o.immediate_owner_updates = true;
+    ScriptedRuntime rt2(/*self=*/1, /*nodes=*/3);
+    Node eager(o, rt2);
+    REQUIRE(Deliver(eager, arrive).ok());
+    rt2.sent.clear();
+    rt2.frames = 0;
+    Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    REQUIRE(Deliver(eager, want).ok());
     const std::vector<std::pair<NodeId, MessageType>> expected{{2, MessageType::kOwnerUpdate},
                                                                {0, MessageType::kHandover}};
-    CHECK(rt.sent == expected);
-    CHECK(rt.frames == 2);
+    CHECK(rt2.sent == expected);
+    CHECK(rt2.frames == 2);
   }
   SECTION("a bundle of two requests: their answers for each peer leave as one frame") {
     const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
@@ -83,15 +108,21 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     const std::vector<const Message*> both{&first, &second};
     EncodeBundle(0, both, &bundle);
     REQUIRE(node.OnMessage(0, bundle).ok());
-    // Handled one by one, the answers to node 0 (two hand-overs: one per
-    // handler call) and to node 2 (two owner updates) would be four frames.
-    CHECK(rt.sent.size() == 4);
-    CHECK(rt.frames == 2);
-    CHECK(rt.messages.size() == 4);
+    // Handled one by one, the two hand-overs to node 0 (one per handler
+    // call) would be two frames.
+    CHECK(rt.sent.size() == 2);
+    CHECK(rt.frames == 1);
+    CHECK(rt.messages.size() == 2);
     CHECK_FALSE(node.store().Contains(a));
     CHECK_FALSE(node.store().Contains(b));
     CHECK(node.Metrics()[NodeCounter::kMessagesReceived] == 2);  // the hand-over, the bundle
-    CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 4);
+    CHECK(node.Metrics()[NodeCounter::kBundledMessages] == 2);
+    // The home hears of both at the next sync round, in one message.
+    node.OnTimer(EngineContext::kSyncTimer);
+    CHECK(rt.frames == 2);
+    REQUIRE(rt.messages.size() == 3);
+    CHECK(rt.messages.back().type == MessageType::kOwnerUpdate);
+    CHECK(rt.messages.back().keys == std::vector<Key>{a, b});
   }
   SECTION("a bundle with a malformed message applies none of it") {
     const Message good{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
@@ -102,6 +133,91 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     CHECK_THAT(node.OnMessage(0, bundle).message(), Catch::Contains("sender 2, the bundle's is 0"));
     CHECK(rt.frames == 0);
     CHECK(node.store().Contains(a));
+  }
+}
+
+TEST_CASE("until the home hears of a hand-over, the old owner sends requests to the new one",
+          "[protocol]") {
+  // Node 1 holds key a (homed at node 2) and hands it to node 0; the owner
+  // update waits for node 1's next sync round. A pull of a from node 2 that
+  // reaches node 1 meanwhile goes to node 0: the home would send it back.
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/3);
+  Node node(OneWorkerRelocating(), rt);
+  const Key a = KeyHomedAt(2, 3);
+  Message arrive{MessageType::kHandover, 2, 2, 0, 0, {a}, {1}, {1, 2}};
+  REQUIRE(Deliver(node, arrive).ok());
+  Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+  REQUIRE(Deliver(node, want).ok());
+  rt.sent.clear();
+  Message pull{MessageType::kPullRequest, 2, 2, 7, 0, {a}, {0}, {}};
+  REQUIRE(Deliver(node, pull).ok());
+  const std::vector<std::pair<NodeId, MessageType>> to_owner{{0, MessageType::kPullRequest}};
+  CHECK(rt.sent == to_owner);
+
+  node.OnTimer(EngineContext::kSyncTimer);  // the home hears of it
+  rt.sent.clear();
+  REQUIRE(Deliver(node, pull).ok());
+  const std::vector<std::pair<NodeId, MessageType>> via_home{{2, MessageType::kPullRequest}};
+  CHECK(rt.sent == via_home);
+}
+
+TEST_CASE("a key handed back to its old owner is no longer routed where it went", "[protocol]") {
+  // Node 1 hands key a (homed at node 2) to node 0, gets it back before its
+  // next sync round, and hands it home. A request of node 0's that reaches
+  // node 1 then goes to the home: sent to node 0, where it was handed
+  // first, it came back to the node that asked (a real 3-process run hung).
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/3);
+  Node node(OneWorkerRelocating(), rt);
+  const Key a = KeyHomedAt(2, 3);
+  REQUIRE(Deliver(node, Message{MessageType::kHandover, 2, 2, 0, 0, {a}, {1}, {1, 2}}).ok());
+  REQUIRE(Deliver(node, Message{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}}).ok());
+  REQUIRE_FALSE(node.store().Contains(a));
+  REQUIRE(Deliver(node, Message{MessageType::kHandover, 0, 0, 0, 0, {a}, {2}, {1, 2}}).ok());
+  REQUIRE(node.store().Contains(a));
+  REQUIRE(Deliver(node, Message{MessageType::kLocalizeRequest, 2, 2, 0, 0, {a}, {}, {}}).ok());
+  REQUIRE_FALSE(node.store().Contains(a));
+  rt.sent.clear();
+  REQUIRE(Deliver(node, Message{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}}).ok());
+  const std::vector<std::pair<NodeId, MessageType>> to_home{{2, MessageType::kLocalizeRequest}};
+  CHECK(rt.sent == to_home);
+}
+
+TEST_CASE("a node's own localize request that comes back is sent again via the home",
+          "[protocol]") {
+  // Node 1 asks for key a (homed at node 2); node 0, taking node 1 for the
+  // owner, sends the request back. Queued, it would wait for a key nobody
+  // sends: it goes again to the home at the second sync round from now.
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/3);
+  Node node(OneWorkerRelocating(), rt);
+  const Key a = KeyHomedAt(2, 3);
+  const std::vector<Key> keys{a};
+  node.worker(0).Intent(keys, 0, 10);
+  const std::vector<std::pair<NodeId, MessageType>> asked{{2, MessageType::kLocalizeRequest}};
+  REQUIRE(rt.sent == asked);
+  rt.sent.clear();
+  const Message back{MessageType::kLocalizeRequest, 0, 1, 0, 0, {a}, {}, {}};
+  REQUIRE(Deliver(node, back).ok());
+  CHECK(rt.sent.empty());
+
+  SECTION("the key does not come: asked again after a full round") {
+    node.OnTimer(EngineContext::kSyncTimer);
+    CHECK(rt.sent.empty());
+    node.OnTimer(EngineContext::kSyncTimer);
+    CHECK(rt.sent == asked);
+    CHECK(rt.messages.back().keys == keys);
+    CHECK(rt.messages.back().origin == 1);
+    CHECK(node.Metrics()[NodeCounter::kLocalizeRetries] == 1);
+    rt.sent.clear();
+    node.OnTimer(EngineContext::kSyncTimer);  // once per bounce
+    CHECK(rt.sent.empty());
+  }
+  SECTION("the key arrives meanwhile: nothing is sent again") {
+    REQUIRE(Deliver(node, Message{MessageType::kHandover, 0, 0, 0, 0, {a}, {3}, {1, 2}}).ok());
+    REQUIRE(node.store().Contains(a));
+    node.OnTimer(EngineContext::kSyncTimer);
+    node.OnTimer(EngineContext::kSyncTimer);
+    CHECK(node.Metrics()[NodeCounter::kLocalizeRetries] == 0);
+    for (const auto& [to, type] : rt.sent) CHECK(type != MessageType::kLocalizeRequest);
   }
 }
 
