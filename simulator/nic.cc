@@ -60,17 +60,19 @@ void Nic::Run() {
     Parcel* p = ch.pending;
     ch.pending = nullptr;  // frames queued from now on leave in the next parcel
     ch.on_wire = true;
-    // Without a charge per waiting byte there is no bucket to keep.
-    const double queued_flops =
-        cluster_.compute_model().costs().seconds_per_queued_byte > 0
-            ? cluster_.compute_model().QueuedFlops(WaitingBytes(to, p->bytes))
-            : 0.0;
+    // Without a bucket every byte waits for the link.
+    const uint64_t waiting = cluster_.compute_model().costs().queued_byte_burst > 0
+                                 ? WaitingBytes(to, p->bytes)
+                                 : p->bytes;
+    const double queued_flops = cluster_.compute_model().costs().seconds_per_queued_byte > 0
+                                    ? cluster_.compute_model().QueuedFlops(waiting)
+                                    : 0.0;
     ++on_wire_;
     cluster_.TransferStarted(to);
     sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)
     try {
       if (queued_flops > 0) cpu = sg4::this_actor::exec_async(queued_flops);
-      Transmit(to, p);
+      Transmit(to, p, p->bytes - waiting);
       if (cpu) cpu->wait();
     } catch (const simgrid::Exception& e) {
       if (cpu && !cpu->test()) cpu->cancel();
@@ -93,23 +95,26 @@ void Nic::Run() {
   }
 }
 
-void Nic::Put(NodeId to, Parcel* p) {
+void Nic::Put(NodeId to, Parcel* p, uint64_t* free) {
   ++transfers_;
+  // The bytes the bucket lets through cross without waiting for the link.
+  const uint64_t passed = std::min<uint64_t>(*free, p->bytes);
+  *free -= passed;
   try {
     // A mailbox comm, not Comm::sendto: 3.32 keeps one-sided comms in one
     // engine-wide list and scans it when each finishes (measured: 33% of the
     // time at 1024 nodes). The receiving node's wire actor takes it.
-    cluster_.wire(to)->put(p, p->bytes);
+    cluster_.wire(to)->put(p, p->bytes - passed);
   } catch (const simgrid::Exception&) {
     cluster_.parcels().Give(p);
     throw;
   }
 }
 
-void Nic::Transmit(NodeId to, Parcel* p) {
+void Nic::Transmit(NodeId to, Parcel* p, uint64_t free) {
   const Channel& ch = Route(to);
   if (p->frames.size() < 2 || p->bytes <= ch.chunk_bytes) {
-    Put(to, p);
+    Put(to, p, &free);
     return;
   }
   std::vector<std::vector<uint8_t>> frames = std::move(p->frames);
@@ -127,7 +132,7 @@ void Nic::Transmit(NodeId to, Parcel* p) {
       chunk->frames.push_back(std::move(frames[i]));
       ++i;
     } while (i < frames.size() && chunk->bytes + frames[i].size() <= ch.chunk_bytes);
-    Put(to, chunk);
+    Put(to, chunk, &free);
     chunk = nullptr;
   }
 }

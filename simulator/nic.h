@@ -37,10 +37,13 @@
 // connection per peer). Per-pair FIFO: at most one parcel per pair is on the
 // wire, and a pair's parcels all have the same latency. A self-send skips the
 // network (the Inbox gets it at once).
-// CPU of a waiting sender: the node's link takes queued_byte_burst bytes at
+// A shaped link's bucket: the node's link takes queued_byte_burst bytes at
 // once (a token bucket, refilled at the route's bandwidth while none of the
-// node's transfers is on the wire, as tc tbf's); a parcel's bytes beyond the
-// tokens left waited for the link, and the lane charges them
+// node's transfers is on the wire, as tc tbf's). The bytes within the tokens
+// left cross without waiting for the link, as tbf passes a burst at the
+// speed of the path beneath it (the comms carry only the bytes beyond
+// them; 0, the default, keeps none: every byte takes its time on the link).
+// A parcel's bytes beyond the tokens wait for the link, and the lane charges them
 // seconds_per_queued_byte of CPU on this node's host while it transmits them
 // (an asynchronous execution, so the CPU competes with the node's workers
 // and protocol handling during the transfer instead of delaying its start).
@@ -99,8 +102,10 @@ class Nic {
   void MakeReady(NodeId to);
   // Puts p's frames on the wire to `to`, in chunks (above). Throws what a
   // put throws, after handing the parcel in flight back to the pool.
-  void Transmit(NodeId to, Parcel* p);
-  void Put(NodeId to, Parcel* p);
+  // The first `free` bytes (the bucket's tokens) take no time on the link.
+  void Transmit(NodeId to, Parcel* p, uint64_t free);
+  // Puts p as one comm carrying its bytes beyond *free, which it uses up.
+  void Put(NodeId to, Parcel* p, uint64_t* free);
   // The channel to `to`, its route looked up (once per pair).
   Channel& Route(NodeId to);
   NodeId PickReady();
