@@ -40,45 +40,13 @@ std::unique_ptr<SimCluster> TwoNodeStar(double bandwidth, double latency, uint32
 
 // Node 0's worker pushes `keys` values of `dim` floats homed at node 1 and waits
 // for the ack: two messages, each crossing two links of the star
-// (2 x latency + bytes / bandwidth), and nothing else in flight.
-void CheckPushRoundTrip(double bandwidth, double latency, uint32_t keys, uint32_t dim) {
-  std::unique_ptr<SimCluster> c = TwoNodeStar(bandwidth, latency, dim);
-  std::vector<Key> remote;
-  for (Key k = 1; remote.size() < keys; ++k)
-    if (HomeNode(k, 2) == 1) remote.push_back(k);
-  double finished = -1;
-  Status s = c->Run([&](Worker& w) {
-    if (w.node_id() != 0) return;
-    std::vector<float> values(size_t{keys} * dim, 1.0f);
-    w.Wait(w.Push(remote, values));
-    finished = w.Now();
-  });
-  REQUIRE(s.ok());
-  const SimRunStats& st = c->stats();
-  REQUIRE(st.messages == 2);  // the push and its ack
-  const double expected = 4 * latency + static_cast<double>(st.bytes) / bandwidth;
-  INFO("bytes " << st.bytes << " expected " << expected << " s, simulated " << finished << " s");
-  CHECK(std::abs(finished - expected) <= 0.01 * expected);
-}
-
-TEST_CASE("4 MB push over 10 Gbit per s and 5 us links matches the arithmetic within 1 percent",
-          "[sim]") {
-  CheckPushRoundTrip(1.25e9, 5e-6, 16384, 64);
-}
-
-TEST_CASE("1 MB push over 100 Gbit per s and 0.6 us links matches the arithmetic within 1 percent",
-          "[sim]") {
-  CheckPushRoundTrip(12.5e9, 0.6e-6, 4096, 64);
-}
-
-// As CheckPushRoundTrip, with a token bucket of `burst` bytes on node 0's
-// link (queued_byte_burst; full, as the link starts idle): the bytes within
-// it cross without waiting for the link, as tc tbf passes a burst (nic.h),
-// so only the push's bytes beyond it take their time on the link. The ack,
-// a few bytes, goes from node 1, whose bucket is full too.
-void CheckPushThroughBucket(double burst) {
-  const double bandwidth = 12.5e6, latency = 100e-6;  // 100 Mbit/s, 100 us per link
-  const uint32_t keys = 1024, dim = 64;               // about 260 KB
+// (2 x latency + bytes / bandwidth), and nothing else in flight. With a
+// token bucket of `burst` bytes on the links (queued_byte_burst; full, as a
+// link starts idle) the bytes within it cross without waiting for the link,
+// as tc tbf passes a burst (nic.h), so only the push's bytes beyond it take
+// their time on the link (the ack, a few bytes, fits node 1's full bucket).
+void CheckPushRoundTrip(double bandwidth, double latency, uint32_t keys, uint32_t dim,
+                        double burst = 0) {
   SimClusterOptions o = TwoNodeStarOptions(bandwidth, latency, dim);
   o.sim.costs.queued_byte_burst = burst;
   std::unique_ptr<SimCluster> c = Create(o);
@@ -102,12 +70,23 @@ void CheckPushThroughBucket(double burst) {
   CHECK(std::abs(finished - expected) <= 0.01 * expected);
 }
 
+TEST_CASE("4 MB push over 10 Gbit per s and 5 us links matches the arithmetic within 1 percent",
+          "[sim]") {
+  CheckPushRoundTrip(1.25e9, 5e-6, 16384, 64);
+}
+
+TEST_CASE("1 MB push over 100 Gbit per s and 0.6 us links matches the arithmetic within 1 percent",
+          "[sim]") {
+  CheckPushRoundTrip(12.5e9, 0.6e-6, 4096, 64);
+}
+
+// 100 Mbit/s and 100 us links, a push of about 260 KB.
 TEST_CASE("a push within the link's burst crosses without waiting for the link", "[sim]") {
-  CheckPushThroughBucket(1e6);
+  CheckPushRoundTrip(12.5e6, 100e-6, 1024, 64, /*burst=*/1e6);
 }
 
 TEST_CASE("only a push's bytes beyond the link's burst wait for the link", "[sim]") {
-  CheckPushThroughBucket(64 * 1024);
+  CheckPushRoundTrip(12.5e6, 100e-6, 1024, 64, /*burst=*/64 * 1024);
 }
 
 // Node 0's worker issues three pushes of the same size to node 1 at once and
