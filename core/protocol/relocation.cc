@@ -32,9 +32,11 @@ void Relocation::RequestLocalize(Key key, Effects* fx) {
   incoming_[key];                    // operations on it queue here until it arrives
   fx->arm_timer = !cx_.timer_armed;  // replicas it may bring need sync rounds
   cx_.counters.Add(NodeCounter::kLocalizeRequests);
-  const NodeId dest = home ? owner->node : routing_.RemoteDestination(key);
-  fx->out.To(dest, MessageType::kLocalizeRequest, cx_.self, cx_.self, 0, home ? kViaHome : 0)
-      .keys.push_back(key);
+  SendLocalize(home ? owner->node : routing_.RemoteDestination(key), key, home ? kViaHome : 0, fx);
+}
+
+void Relocation::SendLocalize(NodeId dest, Key key, uint32_t flags, Effects* fx) {
+  fx->out.To(dest, MessageType::kLocalizeRequest, cx_.self, cx_.self, 0, flags).keys.push_back(key);
 }
 
 void Relocation::PlaceKey(Key key, NodeId requester, Effects* fx) {
@@ -105,8 +107,7 @@ void Relocation::OnSyncRound(Effects* fx) {
       continue;
     }
     cx_.counters.Add(NodeCounter::kLocalizeRetries);
-    fx->out.To(cx_.HomeOf(b.key), MessageType::kLocalizeRequest, cx_.self, cx_.self, 0, 0)
-        .keys.push_back(b.key);
+    SendLocalize(cx_.HomeOf(b.key), b.key, 0, fx);
   }
   bounced_.resize(kept);
 }

@@ -102,7 +102,9 @@ class Relocation {
   // Where this node handed key over, while the home has not been told yet
   // (null otherwise): requests for it go there, not to the home, whose
   // directory may still name this node.
-  const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
+  const NodeId* DeferredOwner(Key key) const {
+    return deferred_owner_.size() == 0 ? nullptr : deferred_owner_.Find(key);  // mostly empty
+  }
 
  private:
   EngineContext& cx_;
@@ -126,6 +128,8 @@ class Relocation {
   std::vector<Bounced> bounced_;  // in bounce order
   uint64_t round_ = 0;            // sync rounds so far
   const bool immediate_owner_updates_;
+  // This node's localize request for key, to dest (flags: kViaHome or 0).
+  void SendLocalize(NodeId dest, Key key, uint32_t flags, Effects* fx);
   // HandleHandover's scratch: the store batch that looks up where the main
   // copies are.
   ParamStore::BatchScratch batch_;

@@ -236,17 +236,17 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
     }
     return;
   }
+  if (local && item.type == MessageType::kLocalizeRequest && incoming != nullptr) {
+    // Our own localize request, back here: its sender took us for the owner.
+    relocation_.NoteBounced(key);
+    return;
+  }
   // This node handed the key over and has not told the home yet (its owner
   // update waits for the next sync round): the home may still route requests
   // for it here, so they go on to the new owner. Queued here, one of them
   // (this node's own request for the key, bounced back) would wait for a key
   // nobody sends.
   const NodeId* handed = relocation_.DeferredOwner(key);
-  if (local && item.type == MessageType::kLocalizeRequest && incoming != nullptr) {
-    // Our own localize request, back here: its sender took us for the owner.
-    relocation_.NoteBounced(key);
-    return;
-  }
   if (incoming != nullptr && (local || (via_home && handed == nullptr))) {
     incoming->push_back(std::move(item));
     return;
