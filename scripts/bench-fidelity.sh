@@ -11,7 +11,8 @@
 #              --emulate-latency 50us / 200us on every received frame (this kernel has no netem).
 # Every node's process is pinned to its own core with taskset where nodes <= cores, and
 # shares all cores otherwise; the simulated hosts are the same: --host-cores 1 each, and at
-# more nodes than cores --host-speed cores/nodes of 1Gf (the cores time-sliced among them).
+# more nodes than cores --host-speed cores/nodes of 1Gf (the cores time-sliced among them)
+# and --time-sliced (the worker cost calibrate measured with cores + 1 processes).
 # Per cell: the measured epoch time (median over --repeats TCP runs of rank 0's mean epoch)
 # and the predicted one: `augur sim --compute hybrid --costs COSTS` with the costs
 # `augur calibrate` measured first on this machine for that workload (loopback, 2
@@ -290,8 +291,10 @@ PY
     if [ "$pinned" = yes ]; then
       host=(--host-cores 1)
     else
-      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")")
+      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")" --time-sliced)
     fi
+    sliced=()
+    [ "$pinned" = no ] && sliced=(--time-sliced)
     for wl in "${wls[@]}"; do
       cell=$wl-n$n-$net
       log "cell $cell: $repeats TCP runs (pinned: $pinned)"
@@ -337,7 +340,7 @@ PY
       # The same with the hosts slowed to the core share other jobs left (measured around the runs).
       speed=$($PY -c "print('%.6gGf' % ((min($cores / $n, 1.0)) * ($s0 + $s1) / 2))")
       "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
-        "${sim_net[@]}" --host-cores 1 --host-speed "$speed" --no-progress --out "$out/runs/$cell/sim-load" \
+        "${sim_net[@]}" --host-cores 1 --host-speed "$speed" "${sliced[@]}" --no-progress --out "$out/runs/$cell/sim-load" \
         >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }
       $PY - "$out/runs/$cell" "$repeats" "$wl" "$n" "$net" "$pinned" "$p0" "$p1" "$t0" "$t1" "$cores" \
         "$s0" "$s1" >>"$out/matrix.csv" <<'PY'

@@ -14,6 +14,10 @@ nlohmann::json SimCosts::ToJson() const {
       {"seconds_per_sample", seconds_per_sample},
       {"first_epoch_extra_seconds_per_sample", first_epoch_extra_seconds_per_sample},
       {"worker_cost_source", worker_cost_source},
+      {"seconds_per_key_time_sliced", seconds_per_key_time_sliced},
+      {"seconds_per_sample_time_sliced", seconds_per_sample_time_sliced},
+      {"time_sliced_processes", time_sliced_processes},
+      {"time_sliced_cost_source", time_sliced_cost_source},
       {"message_cost_source", message_cost_source},
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
@@ -40,6 +44,10 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
     c.first_epoch_extra_seconds_per_sample = j.value("first_epoch_extra_seconds_per_sample", 0.0);
     c.worker_cost_source = j.value("worker_cost_source", "");
+    c.seconds_per_key_time_sliced = j.value("seconds_per_key_time_sliced", -1.0);
+    c.seconds_per_sample_time_sliced = j.value("seconds_per_sample_time_sliced", -1.0);
+    c.time_sliced_processes = j.value("time_sliced_processes", 0u);
+    c.time_sliced_cost_source = j.value("time_sliced_cost_source", "");
     c.message_cost_source = j.value("message_cost_source", "");
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
@@ -56,6 +64,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   if (!(c.queued_byte_burst >= 0)) return Status::Error("queued_byte_burst must be >= 0");
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
+  if (c.time_sliced_processes > 4097)
+    return Status::Error("time_sliced_processes must be at most 4097");
   if (c.cores > 4096) return Status::Error("cores must be at most 4096");
   if (!(c.loopback_bandwidth_bytes_per_second >= 0))
     return Status::Error("loopback_bandwidth_bytes_per_second must be >= 0");

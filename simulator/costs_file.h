@@ -27,6 +27,16 @@ struct SimCosts {
   double first_epoch_extra_seconds_per_sample = 0;
   // How seconds_per_sample / seconds_per_key were measured (one line).
   std::string worker_cost_source;
+  // The same worker cost with the nodes' processes time-sliced: more
+  // processes than this machine has cores, as `augur launch --local N` with N
+  // above the cores. Switching and sharing the cores' caches make each
+  // sample dearer than with a core per process. Measured with
+  // time_sliced_processes processes of one worker each; `augur sim
+  // --time-sliced` charges it. Negative: not measured.
+  double seconds_per_key_time_sliced = -1;
+  double seconds_per_sample_time_sliced = -1;
+  uint32_t time_sliced_processes = 0;
+  std::string time_sliced_cost_source;
   // Protocol-side handling of one incoming message, including the transport's
   // syscalls and wake-ups (of the I/O thread and of the worker parked for
   // the answer, at both ends): fixed + per byte.

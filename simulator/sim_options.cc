@@ -125,6 +125,7 @@ nlohmann::json SimOptions::ToJson() const {
       {"link_latency_seconds", link_latency_seconds},
       {"host_speed_flops", host_speed_flops},
       {"host_cores", host_cores},
+      {"time_sliced", time_sliced},
       {"compute", ComputeModeName(compute)},
       {"costs_file", costs_file},
       {"network_model", network_model},

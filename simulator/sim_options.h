@@ -67,6 +67,8 @@ struct SimOptions {
   std::string context_factory = "raw";  // raw | thread (use thread under sanitizers)
   uint32_t nic_lanes = 1;               // concurrent transfers per node (nic.h); 1 = a serial NIC
   bool progress = true;                 // progress line on stderr for long runs
+  // The worker cost charged is the costs file's time-sliced one (--time-sliced).
+  bool time_sliced = false;
 
   // REQUIRES: nodes > 0. Error names the flag.
   Status Validate(uint32_t nodes) const;

@@ -189,21 +189,23 @@ std::vector<std::string> WithoutWorkers(const std::vector<std::string>& flags) {
   return kept;
 }
 
-// `augur launch --local 2 -- ARGS --epochs E --out DIR` as a child; the
+// `augur launch --local N -- ARGS --epochs E --out DIR` as a child; the
 // costs of its epochs after the first `skip`.
-Result<MeasuredEpochs> LaunchTwo(const std::string& dir, const std::vector<std::string>& run_args,
-                                 uint32_t epochs, uint32_t skip) {
+Result<MeasuredEpochs> LaunchLocal(uint32_t nodes, const std::string& dir,
+                                   const std::vector<std::string>& run_args, uint32_t epochs,
+                                   uint32_t skip) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
-  std::vector<std::string> args = {"launch", "--local", "2", "--"};
+  std::vector<std::string> args = {"launch", "--local", std::to_string(nodes), "--"};
   args.insert(args.end(), run_args.begin(), run_args.end());
   args.insert(args.end(), {"--epochs", std::to_string(epochs), "--out", dir});
   Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
   if (!out.ok()) return out.status();
   if (out->exit_code != 0)
-    return Status::Error("the 2-node run failed (exit code " + std::to_string(out->exit_code) +
-                         "); the end of " + dir + "/log.txt:\n" + TailOfFile(dir + "/log.txt", 6));
+    return Status::Error("the " + std::to_string(nodes) + "-node run failed (exit code " +
+                         std::to_string(out->exit_code) + "); the end of " + dir + "/log.txt:\n" +
+                         TailOfFile(dir + "/log.txt", 6));
   std::ifstream in(dir + "/result.json");
   try {
     const nlohmann::json r = nlohmann::json::parse(in);
@@ -232,14 +234,16 @@ Result<MeasuredEpochs> LaunchTwo(const std::string& dir, const std::vector<std::
   }
 }
 
-// The workload's run: `augur launch --local 2 -- FLAGS --workers W`.
-Result<MeasuredEpochs> LaunchTwoNodes(const RunConfig& config, const CalibrationOptions& o,
-                                      uint32_t workers, uint32_t epochs, uint32_t skip) {
+// The workload's run: `augur launch --local NODES -- FLAGS --workers W`
+// into `dir` below the work directory.
+Result<MeasuredEpochs> LaunchWorkload(const RunConfig& config, const CalibrationOptions& o,
+                                      uint32_t nodes, const std::string& dir, uint32_t workers,
+                                      uint32_t epochs, uint32_t skip) {
   std::vector<std::string> args = {"--workload", config.workload};
   const std::vector<std::string> flags = WithoutWorkers(o.run_flags);
   args.insert(args.end(), flags.begin(), flags.end());
   args.insert(args.end(), {"--workers", std::to_string(workers)});
-  return LaunchTwo(o.work_dir + "/launch-e" + std::to_string(epochs), args, epochs, skip);
+  return LaunchLocal(nodes, o.work_dir + "/" + dir, args, epochs, skip);
 }
 
 // What a message costs in real Augur processes beyond its bytes: the fixed
@@ -269,8 +273,9 @@ Result<MessageProbe> MeasureMessageCpu(const CalibrationOptions& o, double secon
                                            "--workers",    "1",
                                            "--batch-size", std::to_string(batch[i]),
                                            "--batches",    std::to_string(kAccesses / batch[i])};
-    Result<MeasuredEpochs> m = LaunchTwo(o.work_dir + "/message-probe-b" + std::to_string(batch[i]),
-                                         args, kEpochs, /*skip=*/1);
+    Result<MeasuredEpochs> m =
+        LaunchLocal(2, o.work_dir + "/message-probe-b" + std::to_string(batch[i]), args, kEpochs,
+                    /*skip=*/1);
     if (!m.ok())
       return m.status().WithContext("the message probe (zipf, batch " + std::to_string(batch[i]) +
                                     ")");
@@ -287,6 +292,10 @@ Result<MessageProbe> MeasureMessageCpu(const CalibrationOptions& o, double secon
 }
 
 }  // namespace
+
+// Calibrate measures the time-sliced worker cost on machines of at most
+// this many cores + 1.
+constexpr uint32_t kMaxTimeSlicedProcesses = 9;
 
 uint32_t MeasureWorkers(uint32_t job_workers) {
   const uint32_t per_process = std::max(1u, std::thread::hardware_concurrency() / 2);
@@ -379,7 +388,9 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   double cpu = 0, samples = 0, handling = 0;
   Result<MeasuredEpochs> m = Status::Error("not run");
   for (;;) {
-    m = LaunchTwoNodes(config, options, workers, options.base_epochs + extra, options.base_epochs);
+    const uint32_t epochs = options.base_epochs + extra;
+    m = LaunchWorkload(config, options, 2, "launch-e" + std::to_string(epochs), workers, epochs,
+                       options.base_epochs);
     if (!m.ok()) return m.status();
     cpu = m->cpu;
     samples = m->samples;
@@ -422,11 +433,12 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
         " s): too short to measure; give more --extra-epochs or a larger data "
         "set");
   const double per_sample = (cpu - handling) / samples;
+  const bool per_key = config.workload == "zipf";  // a zipf sample is one key access
   const std::string how = "CPU of `augur launch --local 2 -- --workers " + std::to_string(workers) +
                           "` (TCP, loopback) in its last " + std::to_string(extra) + " of " +
                           std::to_string(options.base_epochs + extra) +
                           " epochs, minus its messages' handling cost, per ";
-  if (config.workload == "zipf") {  // a zipf sample is one key access
+  if (per_key) {
     costs.seconds_per_key = per_sample;
     costs.worker_cost_source = how + "key access";
   } else {
@@ -441,6 +453,40 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
       costs.first_epoch_extra_seconds_per_sample =
           std::max(0.0, (m->first_cpu - first_handling) / m->samples_per_epoch - per_sample);
   }
+
+  // The same with the processes time-sliced: one more process (of one
+  // worker) than there are cores, the same epochs measured. Skipped on
+  // machines whose cores make that many processes a large run.
+  const uint32_t sliced = costs.cores + 1;
+  if (sliced > kMaxTimeSlicedProcesses) {
+    costs.time_sliced_cost_source = "not measured: " + std::to_string(sliced) +
+                                    " processes are more than calibrate starts (" +
+                                    std::to_string(kMaxTimeSlicedProcesses) + ")";
+    return costs;
+  }
+  const uint32_t epochs = options.base_epochs + extra;
+  Result<MeasuredEpochs> s =
+      LaunchWorkload(config, options, sliced, "time-sliced-n" + std::to_string(sliced), 1, epochs,
+                     options.base_epochs);
+  if (!s.ok()) return s.status().WithContext("the time-sliced run");
+  if (!(s->samples > 0) || !(s->cpu > handling_of(*s)))
+    return Status::Error("the time-sliced run (" + std::to_string(sliced) +
+                         " processes) used no more CPU than its messages' handling cost: too "
+                         "short to measure; give more --extra-epochs or a larger data set");
+  const double sliced_per_sample = (s->cpu - handling_of(*s)) / s->samples;
+  std::fprintf(stderr,
+               "calibrate: %u-node run (1 worker each, on %u cores), its last %u epochs: %.3f s "
+               "CPU, %.0f samples, %.0f messages: %.1f ns per sample against %.1f ns\n",
+               sliced, costs.cores, extra, s->cpu, s->samples, s->messages, 1e9 * sliced_per_sample,
+               1e9 * per_sample);
+  (per_key ? costs.seconds_per_key_time_sliced : costs.seconds_per_sample_time_sliced) =
+      sliced_per_sample;
+  costs.time_sliced_processes = sliced;
+  costs.time_sliced_cost_source =
+      "CPU of `augur launch --local " + std::to_string(sliced) + " -- --workers 1` on " +
+      std::to_string(costs.cores) + " cores (TCP, loopback) in its last " + std::to_string(extra) +
+      " of " + std::to_string(epochs) + " epochs, minus its messages' handling cost, per " +
+      (per_key ? "key access" : "sample");
   return costs;
 }
 

@@ -30,6 +30,14 @@
 //                above; at least 0), is first_epoch_extra_seconds_per_sample:
 //                start-up work (first touches of the rows, page faults) that
 //                `augur sim --costs` adds to a run's first epoch.
+//   time-sliced  the same worker cost with the processes outnumbering the
+//                cores: one run of `augur launch --local cores+1` (one worker
+//                each, the same epochs measured; skipped above 8 cores).
+//                Time slicing costs each sample more (switches, the cores'
+//                caches shared): on the 2-core VM kge's 11.6 us per triple
+//                became about 16 us at 3 processes, zipf's 0.64 us per key
+//                0.85 us, while a message cost the same (11.7 against
+//                12.2 us). `augur sim --time-sliced` charges it.
 //   message cost the CPU one message costs, fixed + per byte. The fixed
 //                part from real processes: two zipf runs of `augur launch
 //                --local 2` (1 worker each, classic, uniform keys) making the

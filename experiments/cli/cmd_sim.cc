@@ -22,6 +22,7 @@ struct SimFlagText {  // unit-bearing and enum flags, parsed after CLI11
   std::string compute = "model";
   std::string fail_node;
   bool no_progress = false;
+  bool time_sliced = false;
 };
 
 void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
@@ -55,6 +56,11 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "cores than nodes: 1 core each at cores/nodes of the speed); with --preset or "
                  "--link-* each host has this machine's cores. --host-cores, --host-speed and "
                  "--compute-per-sample/--compute-per-key override");
+  app.add_flag("--time-sliced", t->time_sliced,
+               "The nodes stand for processes time-sliced on fewer cores than there are "
+               "processes (as `augur launch --local N` with N above the cores): each sample costs "
+               "the costs file's worker cost measured that way (calibrate's time-sliced run). On "
+               "by default when --costs alone models more nodes than this machine has cores");
   app.add_option("--fail-node", t->fail_node,
                  "R@T: turn node R's host off at simulated time T (e.g. 3@0.001 or 3@1ms); the "
                  "run ends there with exit code 1");
@@ -94,6 +100,35 @@ void ApplyMachineCosts(const CLI::App& app, const SimCosts& costs, uint32_t node
     if (app.count("--host-speed") == 0)
       o->host_speed_flops *= static_cast<double>(costs.cores) / static_cast<double>(nodes);
   }
+}
+
+// --time-sliced (explicit, or by default where the costs file alone puts
+// more nodes than cores on this machine): the worker cost calibrate measured
+// with the processes time-sliced, unless --compute-per-* gives one.
+Status ApplyTimeSlicedCost(const CLI::App& app, const SimFlagText& t, const SimCosts& costs,
+                           RunConfig* config, SimOptions* o) {
+  const bool alone =
+      o->preset.empty() && app.count("--link-bandwidth") == 0 && app.count("--link-latency") == 0;
+  const bool by_default =
+      alone && app.count("--host-cores") == 0 && costs.cores > 0 && config->nodes > costs.cores;
+  const bool measured = costs.time_sliced_processes > 0;
+  if (t.time_sliced && !measured)
+    return Status::Error("--time-sliced: costs file " + o->costs_file +
+                         " has no time-sliced worker cost (" +
+                         (costs.time_sliced_cost_source.empty() ? std::string("calibrated before "
+                                                                              "it was measured")
+                                                                : costs.time_sliced_cost_source) +
+                         "); calibrate again with this build");
+  if (!(t.time_sliced || (by_default && measured))) return Status::Ok();
+  o->time_sliced = true;
+  if (costs.seconds_per_key_time_sliced >= 0 && app.count("--compute-per-key") == 0)
+    config->zipf.compute_seconds_per_key = costs.seconds_per_key_time_sliced;
+  if (costs.seconds_per_sample_time_sliced >= 0 && app.count("--compute-per-sample") == 0) {
+    config->compute_seconds_per_sample = costs.seconds_per_sample_time_sliced;
+    config->kge.compute_seconds_per_sample = config->wv.compute_seconds_per_sample =
+        config->mf.compute_seconds_per_sample = costs.seconds_per_sample_time_sliced;
+  }
+  return Status::Ok();
 }
 
 Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* config,
@@ -146,6 +181,11 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     // The calibrated start-up cost has no flag of its own: it comes with the file.
     config->first_epoch_extra_seconds_per_sample = costs->first_epoch_extra_seconds_per_sample;
     ApplyMachineCosts(app, *costs, config->nodes, o);
+    if (Status s = ApplyTimeSlicedCost(app, t, *costs, config, o); !s.ok()) return s;
+  } else if (t.time_sliced) {
+    return Status::Error(
+        "--time-sliced needs --costs (a costs file with a time-sliced worker "
+        "cost, from `augur calibrate`)");
   }
   if (app.count("--host-cores") > 0) {
     if (t.host_cores == 0) return Status::Error("--host-cores must be in [1, 4096]");

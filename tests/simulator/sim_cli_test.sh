@@ -7,6 +7,7 @@
 #   costs_trace  calibrate (one worker per core) -> --costs FILE (costs land in result.json); --trace writes a trace
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 #   first_epoch  a costs file's first-epoch start-up cost is charged in epoch 1 only
+#   time_sliced  more nodes than the costs' cores (or --time-sliced) charge the time-sliced worker cost
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -80,6 +81,16 @@ costs_trace)
   done
   field "$work/costs.json" "['message_cost_source']" | grep -qE "zipf runs|ping-pong" ||
     fail "message_cost_source does not say how the message cost was measured"
+  # The time-sliced worker cost: a run of cores + 1 processes of 1 worker each (up to 9).
+  sliced=$(( $(nproc) + 1 ))
+  if (( sliced <= 9 )); then
+    r=$work/calibration/time-sliced-n$sliced/result.json
+    [[ $(field "$r" "['nodes']") == "$sliced" && $(field "$r" "['workers_per_node']") == 1 ]] ||
+      fail "no time-sliced run of $sliced processes x 1 worker"
+    [[ $(field "$work/costs.json" "['time_sliced_processes']") == "$sliced" ]] &&
+      python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['seconds_per_key_time_sliced'] > 0" \
+        "$work/costs.json" || fail "costs.json has no time-sliced worker cost"
+  fi
   "$augur" sim --nodes 3 --workers 2 --seed 2 "${tiny[@]}" --costs "$work/costs.json" \
     --trace "$work/trace.paje" --out "$work/c" > /dev/null
   want=$(field "$work/costs.json" "['seconds_per_message']")
@@ -130,6 +141,55 @@ PY
   rc=$?
   set -e
   [[ $rc -eq 2 ]] && grep -q -- "--host-cores" "$work/err" || fail "--host-cores 5000: rc $rc"
+  ;;
+time_sliced)
+  # A costs file of a 2-core machine whose workers cost twice as much time-sliced.
+  cat > "$work/costs.json" <<'JSON'
+{"workload": "zipf", "seconds_per_key": 1e-6, "seconds_per_key_time_sliced": 2e-6,
+ "time_sliced_processes": 3, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0,
+ "cores": 2, "loopback_bandwidth_bytes_per_second": 1e9, "loopback_latency_seconds": 1e-5}
+JSON
+  run() {  # run NAME FLAGS...: the compute per key charged, and whether time-sliced
+    local name=$1
+    shift
+    "$augur" sim "${tiny[@]}" --workers 1 --costs "$work/costs.json" "$@" --out "$work/$name" > /dev/null
+    python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+print(c["zipf"]["compute_seconds_per_key"], c["sim"]["time_sliced"])' "$work/$name/result.json"
+  }
+  [[ $(run n2 --nodes 2) == "1e-06 False" ]] || fail "2 nodes on 2 cores were charged the time-sliced cost"
+  [[ $(run n3 --nodes 3) == "2e-06 True" ]] || fail "3 nodes on 2 cores were not charged the time-sliced cost"
+  [[ $(run n3c --nodes 3 --host-cores 1) == "1e-06 False" ]] || fail "--host-cores alone made it time-sliced"
+  [[ $(run n2p --nodes 2 --preset ethernet-10g --time-sliced) == "2e-06 True" ]] ||
+    fail "--time-sliced was not charged"
+  [[ $(run n3k --nodes 3 --compute-per-key 5e-6) == "5e-06 True" ]] || fail "--compute-per-key did not win"
+  # The file's time-sliced cost lands in result.json with the rest.
+  python3 - "$work/n2p/result.json" <<'PY' || fail "time-sliced run not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["costs"]["seconds_per_key_time_sliced"] == 2e-6, r["costs"]
+PY
+  # No time-sliced cost in the file: --time-sliced is an error that says so; by default nothing changes.
+  python3 - "$work/costs.json" "$work/old.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+for k in ("seconds_per_key_time_sliced", "time_sliced_processes"):
+    del c[k]
+json.dump(c, open(sys.argv[2], "w"))
+PY
+  set +e
+  "$augur" sim "${tiny[@]}" --nodes 2 --costs "$work/old.json" --time-sliced --out "$work/x" 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q "no time-sliced worker cost" "$work/err" || { cat "$work/err"; fail "--time-sliced without the cost: rc $rc"; }
+  "$augur" sim "${tiny[@]}" --nodes 3 --costs "$work/old.json" --out "$work/o3" > /dev/null
+  [[ $(field "$work/o3/result.json" "['config']['zipf']['compute_seconds_per_key']") == 1e-06 ]] ||
+    fail "an old costs file did not keep its worker cost"
+  set +e
+  "$augur" sim "${tiny[@]}" --nodes 2 --time-sliced --out "$work/y" 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q -- "--time-sliced needs --costs" "$work/err" || fail "--time-sliced without --costs: rc $rc"
   ;;
 first_epoch)
   # A costs file's start-up cost lengthens the first epoch only, by about its samples x
