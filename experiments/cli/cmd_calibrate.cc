@@ -92,8 +92,9 @@ CommandFn AddCalibrateCommand(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "calibrate",
       "Measure on this machine what an Augur worker costs per sample (kge|wv|mf; zipf: per key "
-      "access; the CPU of the later epochs of a real 2-process TCP run on loopback), the "
-      "protocol's cost per message "
+      "access; the CPU of the later epochs of a real 2-process TCP run on loopback, and of "
+      "one of cores + 1 processes time-sliced on this machine's cores), the protocol's cost "
+      "per message "
       "and byte, the core count and the loopback link, and write them for `augur sim --costs "
       "FILE`. Other flags are the workload's (as for `augur launch -- ...`: --data, --policy, "
       "--workers, --dim, --sampling, ...)");
