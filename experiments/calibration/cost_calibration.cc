@@ -469,10 +469,10 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
       LaunchWorkload(config, options, sliced, "time-sliced-n" + std::to_string(sliced), 1, epochs,
                      options.base_epochs);
   if (!s.ok()) return s.status().WithContext("the time-sliced run");
-  if (!(s->samples > 0) || !(s->cpu > handling_of(*s)))
-    return Status::Error("the time-sliced run (" + std::to_string(sliced) +
-                         " processes) used no more CPU than its messages' handling cost: too "
-                         "short to measure; give more --extra-epochs or a larger data set");
+  if (!(s->samples > 0))
+    return Status::Error("the time-sliced run's measured epochs did no samples");
+  // At most 0 when its messages' handling, at the 2-process figure, took all
+  // its CPU: kept below as the cost with a core per process.
   const double sliced_per_sample = (s->cpu - handling_of(*s)) / s->samples;
   std::fprintf(stderr,
                "calibrate: %u-node run (1 worker each, on %u cores), its last %u epochs: %.3f s "
