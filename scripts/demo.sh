@@ -64,10 +64,12 @@ log "2. simulator: kge, $policies x $nodes nodes x 4 workers, ethernet-10g, hybr
   --preset ethernet-10g --compute hybrid --out "$out"
 
 # 2 workers per process: 4 training threads on this 2-core machine. Under a timeout, so a
-# stuck run fails the demo instead of hanging it.
+# stuck run fails the demo instead of hanging it. The prediction beside it uses the costs
+# step 2 calibrated minutes before (the same job's flags, and on machines of up to 4 cores
+# the same workers per process in the calibration runs), so the demo calibrates once.
 log "3. real TCP: kge, adaptive, 2 local processes x 2 workers, $epochs epochs"
 timeout 900 "$augur" compare --backend tcp "${kge[@]}" --workers 2 --policies adaptive --nodes 2 \
-  --baseline "$(baseline_runs "$out")" --no-plots --out "$out/tcp"
+  --baseline "$(baseline_runs "$out")" --costs "$out/costs.json" --no-plots --out "$out/tcp"
 
 elapsed=$(($(date +%s) - start))
 /usr/bin/python3 - "$out" "$epochs" "$dim" "$eval_triples" "$partition" "$elapsed" "$train" "$sync_period" "$sampling" <<'PY' >> "$out/report.md"
@@ -91,7 +93,7 @@ for r in [r for r in sim if r["policy"] == "adaptive" and r["nodes"] == "2"] + \
           f"{f(float(r['bytes_sent_per_node_mean']) / 1e6, '%.2f')} | "
           f"{f(float(r['local_access_ratio'])*100, '%.1f')}% |")
 print("\nThe prediction is `augur sim` of the TCP run's own job (2 nodes x 2 workers) with the "
-      "costs `augur calibrate` measured on this machine (tcp/costs.json), on its loopback and cores.\n")
+      "costs `augur calibrate` measured on this machine in step 2 (costs.json), on its loopback and cores.\n")
 print("\nThe TCP comparison's own report: [tcp/report.md](tcp/report.md).\n")
 print("## Demo settings\n")
 print(f"`scripts/demo.sh` chose these sizes to finish in under 15 minutes on this 2-core machine: "

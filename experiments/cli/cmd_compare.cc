@@ -85,6 +85,21 @@ std::string FlagValue(const std::vector<std::string>& flags, const std::string& 
   return "";
 }
 
+// flags without `--flag V` / `--flag=V`.
+std::vector<std::string> WithoutFlag(const std::vector<std::string>& flags,
+                                     const std::string& flag) {
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == flag) {
+      ++i;  // and its value
+      continue;
+    }
+    if (flags[i].rfind(flag + "=", 0) == 0) continue;
+    kept.push_back(flags[i]);
+  }
+  return kept;
+}
+
 bool Has(const std::vector<std::string>& flags, const std::string& flag) {
   for (const std::string& f : flags)
     if (f == flag || f.rfind(flag + "=", 0) == 0) return true;
@@ -278,6 +293,9 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   o.launch_flags = LaunchSubset(extras);
   o.costs_file = FlagValue(extras, "--costs");
   o.costs_given = !o.costs_file.empty();
+  // On tcp, --costs is compare's own (the predictions' costs, instead of
+  // calibrating): `augur launch -- ...` does not take it.
+  if (o.backend == "tcp") o.matrix_flags = WithoutFlag(o.matrix_flags, "--costs");
   if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
   const auto start = std::chrono::steady_clock::now();
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());

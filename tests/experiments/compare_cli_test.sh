@@ -80,6 +80,18 @@ assert run["config"]["mf"]["compute_seconds_per_sample"] == costs["seconds_per_s
 assert run["config"]["sim"]["host_cores"] == max(1, costs["cores"] // 2), "host cores not from the costs"
 PY
     fail "the sim run did not use the calibrated costs"
+  # TCP with those costs given: no calibration, the TCP run is launched without --costs (which
+  # `augur run` does not take) and its prediction charges the file's worker cost.
+  "$augur" compare --backend tcp --policies adaptive --nodes 2 "${mid[@]}" --epochs 2 --no-plots \
+    --costs "$work/c/costs.json" --out "$work/t" > "$work/out" 2> "$work/err" ||
+    { cat "$work/err"; fail "tcp compare with --costs exited non-zero"; }
+  [[ ! -e $work/t/costs.json ]] || fail "calibrated again although --costs was given"
+  /usr/bin/python3 - "$work/c/costs.json" "$work/t/runs/tcp-adaptive-n2/predicted/result.json" <<'PY' ||
+import json, sys
+costs, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert run["config"]["mf"]["compute_seconds_per_sample"] == costs["seconds_per_sample"], "per-sample cost not charged"
+PY
+    fail "the tcp compare's prediction did not use the given costs"
   ;;
 baseline)
   for s in s s2; do
