@@ -289,12 +289,12 @@ PY
   for n in "${ncs[@]}"; do
     pinned=$([ "$n" -le "$cores" ] && echo yes || echo no)
     if [ "$pinned" = yes ]; then
+      sliced=()
       host=(--host-cores 1)
     else
-      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")" --time-sliced)
+      sliced=(--time-sliced)
+      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")" "${sliced[@]}")
     fi
-    sliced=()
-    [ "$pinned" = no ] && sliced=(--time-sliced)
     for wl in "${wls[@]}"; do
       cell=$wl-n$n-$net
       log "cell $cell: $repeats TCP runs (pinned: $pinned)"

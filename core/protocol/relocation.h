@@ -102,9 +102,7 @@ class Relocation {
   // Where this node handed key over, while the home has not been told yet
   // (null otherwise): requests for it go there, not to the home, whose
   // directory may still name this node.
-  const NodeId* DeferredOwner(Key key) const {
-    return deferred_owner_.size() == 0 ? nullptr : deferred_owner_.Find(key);  // mostly empty
-  }
+  const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
 
  private:
   EngineContext& cx_;

@@ -26,7 +26,10 @@ class FlatKeyMap {
   FlatKeyMap() { Rehash(16); }
 
   // The *Hashed variants take Mix64(key), precomputed by batch callers.
-  V* Find(Key key) { return FindHashed(key, Mix64(key)); }
+  // An empty map answers without touching its buckets (maps that are
+  // mostly empty, such as a node's deferred owner updates, are probed on
+  // every request).
+  V* Find(Key key) { return size_ == 0 ? nullptr : FindHashed(key, Mix64(key)); }
   V* FindHashed(Key key, uint64_t hash) {
     size_t i = hash & mask_;
     while (buckets_[i].used) {

@@ -21,6 +21,7 @@
 #include "core/protocol/node.h"
 #include "experiments/calibration/keep_cores_awake.h"
 #include "experiments/compare/child_run.h"
+#include "experiments/config/flag_list.h"
 #include "experiments/jobs/job.h"
 #include "experiments/launch/cpu_pinning.h"
 #include "experiments/report/run_result.h"
@@ -175,20 +176,6 @@ struct MeasuredEpochs {
   double first_cpu = 0, first_messages = 0, first_bytes = 0, samples_per_epoch = 0;
 };
 
-// `flags` without any --workers N / --workers=N.
-std::vector<std::string> WithoutWorkers(const std::vector<std::string>& flags) {
-  std::vector<std::string> kept;
-  for (size_t i = 0; i < flags.size(); ++i) {
-    if (flags[i] == "--workers") {
-      ++i;  // and its value
-      continue;
-    }
-    if (flags[i].rfind("--workers=", 0) == 0) continue;
-    kept.push_back(flags[i]);
-  }
-  return kept;
-}
-
 // `augur launch --local N -- ARGS --epochs E --out DIR` as a child; the
 // costs of its epochs after the first `skip`.
 Result<MeasuredEpochs> LaunchLocal(uint32_t nodes, const std::string& dir,
@@ -240,7 +227,7 @@ Result<MeasuredEpochs> LaunchWorkload(const RunConfig& config, const Calibration
                                       uint32_t nodes, const std::string& dir, uint32_t workers,
                                       uint32_t epochs, uint32_t skip) {
   std::vector<std::string> args = {"--workload", config.workload};
-  const std::vector<std::string> flags = WithoutWorkers(o.run_flags);
+  const std::vector<std::string> flags = WithoutFlag(o.run_flags, "--workers");
   args.insert(args.end(), flags.begin(), flags.end());
   args.insert(args.end(), {"--workers", std::to_string(workers)});
   return LaunchLocal(nodes, o.work_dir + "/" + dir, args, epochs, skip);
@@ -432,7 +419,12 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
         std::to_string(cpu) + " s vs " + std::to_string(handling) +
         " s): too short to measure; give more --extra-epochs or a larger data "
         "set");
-  const double per_sample = (cpu - handling) / samples;
+  // A run's worker cost: its measured epochs' CPU beyond their messages'
+  // handling, per sample.
+  const auto worker_cost_of = [&](const MeasuredEpochs& e) {
+    return (e.cpu - handling_of(e)) / e.samples;
+  };
+  const double per_sample = worker_cost_of(*m);
   const bool per_key = config.workload == "zipf";  // a zipf sample is one key access
   const std::string how = "CPU of `augur launch --local 2 -- --workers " + std::to_string(workers) +
                           "` (TCP, loopback) in its last " + std::to_string(extra) + " of " +
@@ -473,7 +465,7 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
     return Status::Error("the time-sliced run's measured epochs did no samples");
   // At most 0 when its messages' handling, at the 2-process figure, took all
   // its CPU: kept below as the cost with a core per process.
-  const double sliced_per_sample = (s->cpu - handling_of(*s)) / s->samples;
+  const double sliced_per_sample = worker_cost_of(*s);
   std::fprintf(stderr,
                "calibrate: %u-node run (1 worker each, on %u cores), its last %u epochs: %.3f s "
                "CPU, %.0f samples, %.0f messages: %.1f ns per sample against %.1f ns\n",

@@ -1,7 +1,6 @@
 // `augur calibrate`: measures this machine's and the real code's costs for the simulator.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -70,12 +69,14 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
                 1e9 * costs->seconds_per_sample, 1e9 * costs->first_epoch_extra_seconds_per_sample);
   if (costs->seconds_per_key >= 0)
     std::printf("  %.1f ns per key access (worker)\n", 1e9 * costs->seconds_per_key);
-  if (costs->time_sliced_processes > 0)
+  if (costs->time_sliced_processes > 0) {
+    const bool per_key = costs->seconds_per_key_time_sliced >= 0;
     std::printf(
         "  %.1f ns per %s time-sliced (%u processes on %u cores; `augur sim --time-sliced`)\n",
-        1e9 * std::max(costs->seconds_per_sample_time_sliced, costs->seconds_per_key_time_sliced),
-        costs->seconds_per_key_time_sliced >= 0 ? "key access" : "sample",
-        costs->time_sliced_processes, costs->cores);
+        1e9 *
+            (per_key ? costs->seconds_per_key_time_sliced : costs->seconds_per_sample_time_sliced),
+        per_key ? "key access" : "sample", costs->time_sliced_processes, costs->cores);
+  }
   std::printf(
       "  %.1f ns + %.3f ns/byte per handled message\n  loopback: %.1f us one way, %.2f GB/s\n"
       "  written: %s\n",

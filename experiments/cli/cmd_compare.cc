@@ -17,6 +17,7 @@
 #include "experiments/compare/compare_plan.h"
 #include "experiments/compare/report_writer.h"
 #include "experiments/compare/results_csv.h"
+#include "experiments/config/flag_list.h"
 #include "simulator/costs_file.h"
 
 #ifndef AUGUR_SOURCE_DIR
@@ -74,36 +75,6 @@ std::vector<std::string> LaunchSubset(const std::vector<std::string>& extras) {
     AddRunFlags(app, c);
     AddWorkloadFlags(app, c);
   });
-}
-
-// The value of `--flag V` or `--flag=V` in flags ("" if absent).
-std::string FlagValue(const std::vector<std::string>& flags, const std::string& flag) {
-  for (size_t i = 0; i < flags.size(); ++i) {
-    if (flags[i] == flag && i + 1 < flags.size()) return flags[i + 1];
-    if (flags[i].rfind(flag + "=", 0) == 0) return flags[i].substr(flag.size() + 1);
-  }
-  return "";
-}
-
-// flags without `--flag V` / `--flag=V`.
-std::vector<std::string> WithoutFlag(const std::vector<std::string>& flags,
-                                     const std::string& flag) {
-  std::vector<std::string> kept;
-  for (size_t i = 0; i < flags.size(); ++i) {
-    if (flags[i] == flag) {
-      ++i;  // and its value
-      continue;
-    }
-    if (flags[i].rfind(flag + "=", 0) == 0) continue;
-    kept.push_back(flags[i]);
-  }
-  return kept;
-}
-
-bool Has(const std::vector<std::string>& flags, const std::string& flag) {
-  for (const std::string& f : flags)
-    if (f == flag || f.rfind(flag + "=", 0) == 0) return true;
-  return false;
 }
 
 std::string CommandLine(const CompareFlags& f) {
@@ -289,7 +260,7 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   o.matrix_flags = extras;
   // A Python workload's program takes the same flags in both roles.
   o.single_flags = IsPythonWorkload(o.workload) ? extras : SingleSubset(extras);
-  o.user_compute_per_sample = Has(extras, "--compute-per-sample");
+  o.user_compute_per_sample = HasFlag(extras, "--compute-per-sample");
   o.launch_flags = LaunchSubset(extras);
   o.costs_file = FlagValue(extras, "--costs");
   o.costs_given = !o.costs_file.empty();

@@ -99,36 +99,25 @@ void ApplyMachineCosts(const CLI::App& app, const SimCosts& costs, uint32_t node
     o->host_cores = 1;
     if (app.count("--host-speed") == 0)
       o->host_speed_flops *= static_cast<double>(costs.cores) / static_cast<double>(nodes);
+    o->time_sliced = costs.time_sliced_processes > 0;  // its worker cost, where measured
   }
 }
 
-// --time-sliced (explicit, or by default where the costs file alone puts
-// more nodes than cores on this machine): the worker cost calibrate measured
-// with the processes time-sliced, unless --compute-per-* gives one.
-Status ApplyTimeSlicedCost(const CLI::App& app, const SimFlagText& t, const SimCosts& costs,
-                           RunConfig* config, SimOptions* o) {
-  const bool alone =
-      o->preset.empty() && app.count("--link-bandwidth") == 0 && app.count("--link-latency") == 0;
-  const bool by_default =
-      alone && app.count("--host-cores") == 0 && costs.cores > 0 && config->nodes > costs.cores;
-  const bool measured = costs.time_sliced_processes > 0;
-  if (t.time_sliced && !measured)
-    return Status::Error("--time-sliced: costs file " + o->costs_file +
-                         " has no time-sliced worker cost (" +
-                         (costs.time_sliced_cost_source.empty() ? std::string("calibrated before "
-                                                                              "it was measured")
-                                                                : costs.time_sliced_cost_source) +
-                         "); calibrate again with this build");
-  if (!(t.time_sliced || (by_default && measured))) return Status::Ok();
-  o->time_sliced = true;
-  if (costs.seconds_per_key_time_sliced >= 0 && app.count("--compute-per-key") == 0)
-    config->zipf.compute_seconds_per_key = costs.seconds_per_key_time_sliced;
-  if (costs.seconds_per_sample_time_sliced >= 0 && app.count("--compute-per-sample") == 0) {
-    config->compute_seconds_per_sample = costs.seconds_per_sample_time_sliced;
+// The calibrated worker cost replaces the workload's default unless
+// --compute-per-key / --compute-per-sample gives one; with the processes
+// time-sliced (SimOptions::time_sliced), the one calibrate measured that way.
+void ApplyWorkerCost(const CLI::App& app, const SimCosts& costs, bool time_sliced,
+                     RunConfig* config) {
+  const double per_key = time_sliced ? costs.seconds_per_key_time_sliced : costs.seconds_per_key;
+  const double per_sample =
+      time_sliced ? costs.seconds_per_sample_time_sliced : costs.seconds_per_sample;
+  if (per_key >= 0 && app.count("--compute-per-key") == 0)
+    config->zipf.compute_seconds_per_key = per_key;
+  if (per_sample >= 0 && app.count("--compute-per-sample") == 0) {
+    config->compute_seconds_per_sample = per_sample;
     config->kge.compute_seconds_per_sample = config->wv.compute_seconds_per_sample =
-        config->mf.compute_seconds_per_sample = costs.seconds_per_sample_time_sliced;
+        config->mf.compute_seconds_per_sample = per_sample;
   }
-  return Status::Ok();
 }
 
 Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* config,
@@ -170,18 +159,20 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
       return Status::Error("--costs " + o->costs_file + " was calibrated for workload '" +
                            costs->workload + "', not '" + config->workload + "'");
     o->costs = *costs;
-    // The calibrated worker cost replaces the default unless given explicitly.
-    if (costs->seconds_per_key >= 0 && app.count("--compute-per-key") == 0)
-      config->zipf.compute_seconds_per_key = costs->seconds_per_key;
-    if (costs->seconds_per_sample >= 0 && app.count("--compute-per-sample") == 0) {
-      config->compute_seconds_per_sample = costs->seconds_per_sample;
-      config->kge.compute_seconds_per_sample = config->wv.compute_seconds_per_sample =
-          config->mf.compute_seconds_per_sample = costs->seconds_per_sample;
-    }
     // The calibrated start-up cost has no flag of its own: it comes with the file.
     config->first_epoch_extra_seconds_per_sample = costs->first_epoch_extra_seconds_per_sample;
     ApplyMachineCosts(app, *costs, config->nodes, o);
-    if (Status s = ApplyTimeSlicedCost(app, t, *costs, config, o); !s.ok()) return s;
+    if (t.time_sliced) {
+      if (costs->time_sliced_processes == 0)
+        return Status::Error(
+            "--time-sliced: costs file " + o->costs_file + " has no time-sliced worker cost (" +
+            (costs->time_sliced_cost_source.empty() ? std::string("calibrated before it was "
+                                                                  "measured")
+                                                    : costs->time_sliced_cost_source) +
+            "); calibrate again with this build");
+      o->time_sliced = true;
+    }
+    ApplyWorkerCost(app, *costs, o->time_sliced, config);
   } else if (t.time_sliced) {
     return Status::Error(
         "--time-sliced needs --costs (a costs file with a time-sliced worker "
