@@ -100,6 +100,21 @@ void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
   AddOwn(local_accesses_, uint64_t{entries.size()});
 }
 
+bool Worker::StepNeedsPush(const ParamStore::Entry& e, float learning_rate) const {
+  const OptimizerConfig& o = store_.optimizer();
+  return !(e.delta == nullptr && o.kind == OptimizerKind::kSgd && o.learning_rate == learning_rate);
+}
+
+void Worker::PushStep(const ParamStore::Entry& e, const float* before, float learning_rate) {
+  step_grad_.resize(e.length);
+  const float inv = 1.0f / learning_rate;
+  for (uint32_t i = 0; i < e.length; ++i) step_grad_[i] = (before[i] - e.value[i]) * inv;
+  std::copy_n(before, e.length, e.value);
+  store_.ApplyPush(e, step_grad_.data());
+}
+
+void Worker::CountHeldPair() { AddOwn(local_accesses_, uint64_t{2}); }
+
 size_t Worker::TotalLength(std::span<const Key> keys) const {
   size_t n = 0;
   for (Key k : keys) n += store_.layout().Length(k);

@@ -17,6 +17,7 @@
 // the concatenation of its keys' values in key order.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -99,6 +100,32 @@ class Worker {
   void ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries);
   void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> updates);
 
+  // The copy-free local path of a pull, an SGD step and its push, for two
+  // keys held here (main copy or replica), on a cluster of any size. Under
+  // the keys' stripe locks, step(a_value, b_value) changes the two rows in
+  // place as a plain SGD step of `learning_rate`; the change then reaches the
+  // store as that step's push would (BatchRows::PushSgdSteps: the gradient
+  // (before - after) / learning_rate through ParamStore::ApplyPush, so the
+  // store's optimizer and a replica's delta see it). Counts two local
+  // accesses. False, nothing run and nothing counted, unless both keys are
+  // held here right now: the caller then takes Pull/Push, which fetch them.
+  // REQUIRES: a != b. step must not call into the runtime.
+  template <typename Step>
+  bool StepHeldPair(Key a, Key b, float learning_rate, Step&& step) {
+    const bool held = store_.WithPair(a, b, [&](ParamStore::Entry& ea, ParamStore::Entry& eb) {
+      const bool keep_a = StepNeedsPush(ea, learning_rate);
+      const bool keep_b = StepNeedsPush(eb, learning_rate);
+      step_before_.resize(size_t{ea.length} + eb.length);
+      if (keep_a) std::copy_n(ea.value, ea.length, step_before_.data());
+      if (keep_b) std::copy_n(eb.value, eb.length, step_before_.data() + ea.length);
+      step(ea.value, eb.value);
+      if (keep_a) PushStep(ea, step_before_.data(), learning_rate);
+      if (keep_b) PushStep(eb, step_before_.data() + ea.length, learning_rate);
+    });
+    if (held) CountHeldPair();
+    return held;
+  }
+
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
   Status WaitSync();
@@ -164,6 +191,13 @@ class Worker {
    private:
     Worker& w_;
   };
+  // StepHeldPair's parts. StepNeedsPush: false where the step taken in
+  // place already is what its push would leave (a main copy whose store
+  // applies plain SGD at the same rate). PushStep: turns the step taken on
+  // e (before: its value before) into that push. Both under e's lock.
+  bool StepNeedsPush(const ParamStore::Entry& e, float learning_rate) const;
+  void PushStep(const ParamStore::Entry& e, const float* before, float learning_rate);
+  void CountHeldPair();
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the
@@ -195,6 +229,9 @@ class Worker {
   std::vector<uint32_t> direct_misses_;
   std::vector<Key> direct_miss_keys_;
   std::vector<ParamStore::Entry> direct_miss_entries_;
+  // StepHeldPair's rows before the step, and PushStep's gradient.
+  std::vector<float> step_before_;
+  std::vector<float> step_grad_;
 };
 
 }  // namespace augur

@@ -164,6 +164,24 @@ class ParamStore {
     return true;
   }
 
+  // Runs f(Entry& a, Entry& b) under both keys' stripe locks: one lock when
+  // they share a stripe, else two taken in stripe order (every caller that
+  // holds two takes them so, and everyone else holds one, so none deadlock).
+  // False, and f not run, unless both keys are held here (main copy or
+  // replica). REQUIRES: a != b. f must not call into the runtime.
+  template <typename F>
+  bool WithPair(Key a, Key b, F&& f) {
+    const uint64_t ha = Mix64(a), hb = Mix64(b);
+    const uint64_t sa = StripeOfHash(ha), sb = StripeOfHash(hb);
+    Stripe& first = stripes_[sa < sb ? sa : sb];
+    LockGuard<SpinLock> first_guard(first.lock);
+    if (sa == sb) return WithPairLocked(first, first, a, ha, b, hb, f);
+    Stripe& second = stripes_[sa < sb ? sb : sa];
+    LockGuard<SpinLock> second_guard(second.lock);
+    return sa < sb ? WithPairLocked(first, second, a, ha, b, hb, f)
+                   : WithPairLocked(second, first, a, ha, b, hb, f);
+  }
+
   // Inserts or overwrites an entry from a row (value + state): relocation
   // hand-over, replica creation, restore. A replica starts with a zero delta.
   void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);
@@ -212,6 +230,17 @@ class ParamStore {
   template <RowTouch kTouch, typename RowOp>
   void ForBatch(std::span<const Key> keys, bool main_only, bool create, BatchScratch* scratch,
                 RowOp&& row_op);
+  // WithPair's body, its locks held: sa holds a's stripe, sb b's.
+  template <typename F>
+  bool WithPairLocked(Stripe& sa, Stripe& sb, Key a, uint64_t ha, Key b, uint64_t hb, F& f) {
+    Slot* x = sa.index.FindHashed(a, ha);
+    Slot* y = x == nullptr ? nullptr : sb.index.FindHashed(b, hb);
+    if (y == nullptr) return false;
+    Entry ea = View(sa, *x);
+    Entry eb = View(sb, *y);
+    f(ea, eb);
+    return true;
+  }
   Slot* FindOrCreate(Stripe& s, Key key, uint64_t hash);
   Slot* Allocate(Stripe& s, Key key, uint64_t hash, CopyKind kind);
   void Free(Stripe& s, const Slot& slot);

@@ -24,6 +24,7 @@ MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
     : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
   direct_.resize(size_t{config.nodes} * config.workers);
+  fetched_.resize(size_t{config.nodes} * config.workers);
 }
 
 BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const {
@@ -74,20 +75,33 @@ void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
 BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                              Rng& /*rng*/, SampleHandle /*negatives*/, BatchRows& rows) const {
   if (w.DirectAccess()) return TrainDirect(w, items);
-  rows.Clear();
+  // Ratings whose two rows are held here train on them in place (no copy);
+  // the rest pull, train on the copies and push, which fetches their rows.
+  BatchStats s;
+  const float lr = task_->options().learning_rate;
+  std::vector<uint32_t>& fetched = fetched_[GlobalWorker(w)];
+  fetched.clear();
   ForRatings(task_->data().train, items, [&](const Rating& x) {
+    const bool held =
+        w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
+                       [&](float* u, float* v) { s.loss += task_->TrainRating(x, u, v); });
+    if (!held) fetched.push_back(static_cast<uint32_t>(&x - task_->data().train.data()));
+  });
+  s.terms = s.samples = items.size();
+  if (fetched.empty()) return s;
+  rows.Clear();
+  for (uint32_t i : fetched) {
+    const Rating& x = task_->data().train[i];
     rows.Add(MfTask::RowKey(x.row));
     rows.Add(MfTask::ColumnKey(x.col));
-  });
+  }
   rows.Pull(w, /*keep_original=*/true);
-  BatchStats s;
   const std::vector<uint32_t>& slot = rows.added_slots();  // row, column per rating
-  for (size_t j = 0; j < items.size(); ++j) {
-    const Rating& x = task_->data().train[items[j]];
+  for (size_t j = 0; j < fetched.size(); ++j) {
+    const Rating& x = task_->data().train[fetched[j]];
     s.loss += task_->TrainRating(x, rows.RowAt(slot[2 * j]), rows.RowAt(slot[2 * j + 1]));
   }
-  rows.PushSgdSteps(w, task_->options().learning_rate);
-  s.terms = s.samples = items.size();
+  rows.PushSgdSteps(w, lr);
   return s;
 }
 

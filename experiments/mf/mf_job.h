@@ -41,6 +41,11 @@ class MfJob final : public TaskJob<MfTask> {
   };
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items) const;
   mutable std::vector<DirectRows> direct_;
+  // Several nodes: the ratings of the worker's current batch whose rows were
+  // not both held here (they take the pull/push path). One per global
+  // worker, written by that worker only (not thread_local: simulated workers
+  // share a thread and switch while one waits for its pull).
+  mutable std::vector<std::vector<uint32_t>> fetched_;
 };
 
 }  // namespace augur

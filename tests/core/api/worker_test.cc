@@ -80,5 +80,54 @@ TEST_CASE("a worker reaches its node only through NodePort", "[worker]") {
   CHECK(port.polls == 2);
 }
 
+TEST_CASE("StepHeldPair steps two held rows in place and pushes the step where a push would",
+          "[worker]") {
+  StillRuntime runtime;
+  NoParker parker;
+  RecordingPort port;
+  OptimizerConfig sgd;
+  sgd.kind = OptimizerKind::kSgd;
+  sgd.learning_rate = 0.5f;
+  ParamStore store(ValueLayout(2), nullptr, sgd);
+  store.With(1, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 4; });
+  store.With(2, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 8; });
+  std::vector<float> zero(2, 0.0f);
+  store.Install(3, CopyKind::kReplica, zero.data());
+  Worker w(port, store, runtime, parker, 0, SamplingOptions{}, 1);
+  // step: each row's first float moves by -lr * 2 (a gradient of 2).
+  const auto step = [](float* a, float* b) {
+    a[0] -= 0.5f * 2;
+    b[0] -= 0.5f * 2;
+  };
+
+  SECTION("main copies at the store's rate: the rows as stepped") {
+    REQUIRE(w.StepHeldPair(1, 2, 0.5f, step));
+    store.With(1, false, [](ParamStore::Entry& e) { CHECK(e.value[0] == 3.0f); });
+    store.With(2, false, [](ParamStore::Entry& e) { CHECK(e.value[0] == 7.0f); });
+    CHECK(w.local_accesses() == 2);
+  }
+  SECTION("a replica: the step also lands in its delta, as the gradient a push carries") {
+    REQUIRE(w.StepHeldPair(1, 3, 0.5f, step));
+    store.With(3, false, [](ParamStore::Entry& e) {
+      CHECK(e.value[0] == -1.0f);
+      CHECK(e.delta[0] == 2.0f);
+      CHECK(e.delta[1] == 0.0f);
+    });
+  }
+  SECTION("a job rate unlike the store's: the store's optimizer applies the gradient") {
+    // The job took a step of 0.25 x 2 = 0.5; the store (rate 0.5) applies gradient 2.
+    REQUIRE(w.StepHeldPair(1, 2, 0.25f, [](float* a, float*) { a[0] -= 0.25f * 2; }));
+    store.With(1, false, [](ParamStore::Entry& e) { CHECK(e.value[0] == 3.0f); });
+  }
+  SECTION("a key not held here: nothing runs, nothing is counted, no engine call") {
+    bool ran = false;
+    CHECK_FALSE(w.StepHeldPair(1, 9, 0.5f, [&](float*, float*) { ran = true; }));
+    CHECK_FALSE(ran);
+    CHECK(w.local_accesses() == 0);
+    CHECK(port.slow_paths == 0);
+    store.With(1, false, [](ParamStore::Entry& e) { CHECK(e.value[0] == 4.0f); });
+  }
+}
+
 }  // namespace
 }  // namespace augur

@@ -130,6 +130,40 @@ TEST_CASE("ParamStore Remove/Install move a row and reuse freed space", "[store]
   });
 }
 
+TEST_CASE("WithPair runs on two held rows under their locks, and on none if one is absent",
+          "[store]") {
+  // One stripe puts both keys under one lock; 64 spread them over two.
+  const uint32_t stripes = GENERATE(1u, 64u);
+  ParamStore store(ValueLayout(2), nullptr, OptimizerConfig{}, stripes);
+  std::vector<float> v{1.0f, 2.0f};
+  for (Key k = 0; k < 32; ++k) REQUIRE(store.Set(k, v.data(), true));
+  for (Key a = 0; a < 32; ++a) {
+    const Key b = (a * 7 + 3) % 32 == a ? (a + 1) % 32 : (a * 7 + 3) % 32;
+    const bool ran = store.WithPair(a, b, [&](ParamStore::Entry& x, ParamStore::Entry& y) {
+      CHECK(x.value != y.value);
+      x.value[0] += 1.0f;
+      y.value[1] += 10.0f;
+    });
+    CHECK(ran);
+  }
+  float sum = 0;
+  for (Key k = 0; k < 32; ++k)
+    store.With(k, false, [&](ParamStore::Entry& e) { sum += e.value[0] + e.value[1]; });
+  CHECK(sum == 32 * 3.0f + 32 * 11.0f);
+
+  bool ran = false;
+  CHECK_FALSE(store.WithPair(5, 99, [&](ParamStore::Entry&, ParamStore::Entry&) { ran = true; }));
+  CHECK_FALSE(store.WithPair(99, 5, [&](ParamStore::Entry&, ParamStore::Entry&) { ran = true; }));
+  CHECK_FALSE(ran);
+  // A replica is held too: the pair sees its delta.
+  std::vector<float> row(2, 0.0f);
+  store.Install(99, CopyKind::kReplica, row.data());
+  CHECK(store.WithPair(5, 99, [&](ParamStore::Entry& x, ParamStore::Entry& y) {
+    CHECK(x.delta == nullptr);
+    CHECK(y.delta != nullptr);
+  }));
+}
+
 TEST_CASE("PullMainBatch and PushMainBatch serve main copies only, in any key order", "[store]") {
   ParamStore store(ValueLayout(3), nullptr);
   const std::vector<float> v{1, 2, 3};
