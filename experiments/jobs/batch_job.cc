@@ -264,8 +264,7 @@ void BatchJob::Report(RunResult* result) const {
       config_.nodes == 1
           ? "direct: the store's rows updated in place without locks (Hogwild, as the "
             "single-node baseline)"
-          : "pull/push copies of every row, local or remote (direct access is for one-node "
-            "clusters only)";
+          : SeveralNodesRowAccess();
   result->extra["partition"] = {{"method", partition_info_.method},
                                 {"worker_locality", partition_info_.worker_locality},
                                 {"node_locality", partition_info_.node_locality}};

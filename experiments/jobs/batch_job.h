@@ -104,6 +104,12 @@ class BatchJob : public Job {
                                 Rng& rng, SampleHandle negatives, BatchRows& rows) const = 0;
   // Runs on node 0's worker 0 after training; returns the quality metrics.
   virtual nlohmann::json Evaluate(Worker& w) const = 0;
+  // How TrainBatch reaches the rows held on its node in a cluster of several
+  // nodes, as result.json's row_access says it.
+  virtual const char* SeveralNodesRowAccess() const {
+    return "pull/push copies of every row, local or remote (direct access is for one-node "
+           "clusters only)";
+  }
 
   const RunConfig config_;
   uint32_t GlobalWorker(const Worker& w) const { return w.node_id() * config_.workers + w.id(); }
