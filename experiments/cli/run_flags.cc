@@ -1,5 +1,7 @@
 #include "experiments/cli/run_flags.h"
 
+#include <string>
+
 #include "core/config/units.h"
 
 namespace augur {
@@ -49,8 +51,9 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--replica-clip", c->replica_clip,
                  "A replica flush larger than this factor x the node's running mean flush is "
                  "scaled down to it, after a warm-up of 256 flushes (NuPS's clipping; sgd "
-                 "workloads only: wv, mf; not kge's adagrad; 0: off)")
-      ->capture_default_str();
+                 "workloads only: wv, mf; not kge's adagrad; 0: off; default: " +
+                     std::to_string(static_cast<int>(RunConfig::kWvReplicaClip)) + " for wv, " +
+                     std::to_string(static_cast<int>(RunConfig::kMfReplicaClip)) + " for mf)");
   app.add_option(
          "--sync-max-deferred", c->sync_max_deferred,
          "Most sync rounds in a row a replica may skip (--sync-round-keys, --sync-significance)")

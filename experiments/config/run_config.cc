@@ -42,7 +42,7 @@ Status RunConfig::Validate() {
   if (!(sync_period_seconds > 0)) return Status::Error("--sync-period must be > 0");
   if (!(sync_significance >= 0 && sync_significance < 1))
     return Status::Error("--sync-significance must be in [0, 1)");
-  if (!(replica_clip == 0 || (replica_clip >= 1 && replica_clip < 1e6)))
+  if (!(replica_clip == -1 || replica_clip == 0 || (replica_clip >= 1 && replica_clip < 1e6)))
     return Status::Error("--replica-clip must be 0 (off) or a factor >= 1");
   Result<AccessPattern> p = ParseAccessPattern(pattern);
   if (!p.ok()) return p.status().WithContext("--pattern");
@@ -78,7 +78,7 @@ nlohmann::json RunConfig::ToJson() const {
     j["sync_significance"] = sync_significance;
     j["sync_max_deferred"] = sync_max_deferred;
     j["sync_round_keys"] = sync_round_keys;
-    j["replica_clip"] = replica_clip;
+    j["replica_clip"] = ReplicaClip();
     j["replicate"] = replicate;
     j["act_immediately"] = act_immediately;
     j["immediate_owner_updates"] = immediate_owner_updates;

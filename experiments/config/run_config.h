@@ -34,7 +34,7 @@ struct RunConfig {
   double sync_significance = 0.0;  // --sync-significance (core NodeOptions)
   uint32_t sync_max_deferred = 8;  // --sync-max-deferred
   uint32_t sync_round_keys = 0;    // --sync-round-keys (0: all)
-  double replica_clip = 2.0;       // --replica-clip (core ReplicaDeltaBound; 0: off)
+  double replica_clip = -1;        // --replica-clip; negative: the workload's (ReplicaClip())
   uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
   bool act_immediately = false;
   bool immediate_owner_updates = false;  // --immediate-owner-updates
@@ -75,6 +75,20 @@ struct RunConfig {
   // and its test MRR far higher (0.477 against 0.370): kept for the quality.
   // wv and mf gained nothing from it and keep 32.
   static constexpr uint32_t kKgeLookahead = 2;
+  // The replica flush bound (core ReplicaDeltaBound; 0: off) --replica-clip
+  // asks for, else the workload's default: kWvReplicaClip for wv (and the
+  // others, where it applies to sgd pushes only, so not to kge's AdaGrad or
+  // zipf's sums), kMfReplicaClip for mf. Measured in the simulator at 8 x 4
+  // (docs/measurements/2026-12-04-mf-replica-clip.md): factor 2 kept small
+  // wv vocabularies from diverging, and cost mf 1.1-1.8 points of test RMSE
+  // against the baseline on three generated matrices, where 4 came within
+  // 0.2 points of no clipping.
+  double ReplicaClip() const {
+    if (replica_clip >= 0) return replica_clip;
+    return workload == "mf" ? kMfReplicaClip : kWvReplicaClip;
+  }
+  static constexpr double kWvReplicaClip = 2.0;
+  static constexpr double kMfReplicaClip = 4.0;
   // kge|wv|mf: modelled compute per sample added in the first epoch (a
   // calibrated start-up cost: `augur sim --costs`); 0: none.
   double first_epoch_extra_seconds_per_sample = 0;

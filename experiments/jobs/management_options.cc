@@ -13,7 +13,7 @@ Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, N
   o->sync_significance = config.sync_significance;
   o->sync_max_deferred = config.sync_max_deferred;
   o->sync_round_keys = config.sync_round_keys;
-  o->replica_delta_bound.factor = config.replica_clip;
+  o->replica_delta_bound.factor = config.ReplicaClip();
   o->act_immediately = config.act_immediately;
   o->immediate_owner_updates = config.immediate_owner_updates;
   return Status::Ok();

@@ -62,6 +62,29 @@ TEST_CASE("kge signals intent 2 batches ahead by default, the others 32; --looka
   CHECK_FALSE(huge.Validate().ok());
 }
 
+TEST_CASE("replica clipping defaults to factor 2 for wv and 4 for mf; --replica-clip wins",
+          "[config]") {
+  for (const char* workload : {"wv", "mf"}) {
+    RunConfig c;
+    c.workload = workload;
+    c.nodes = 2;  // a cluster: the json carries the management options
+    REQUIRE(c.Validate().ok());
+    const double expected = std::string(workload) == "mf" ? 4.0 : 2.0;
+    CHECK(c.ReplicaClip() == expected);
+    CHECK(c.ToJson()["replica_clip"] == expected);
+    c.replica_clip = 0;  // off is a choice
+    REQUIRE(c.Validate().ok());
+    CHECK(c.ReplicaClip() == 0);
+    c.replica_clip = 3;
+    REQUIRE(c.Validate().ok());
+    CHECK(c.ReplicaClip() == 3);
+    c.replica_clip = 0.5;  // a factor below 1 would clip every flush
+    CHECK_FALSE(c.Validate().ok());
+    c.replica_clip = -2;
+    CHECK_FALSE(c.Validate().ok());
+  }
+}
+
 TEST_CASE("config json shows only the chosen workload's options", "[config]") {
   RunConfig c;
   c.workload = "mf";
