@@ -8,6 +8,9 @@
 # 12 negatives, --sampling local; wv: the WordNet gloss corpus; mf: 20,000 x
 # 2,000 with 1M ratings, rank 32):
 #   single       the Hogwild baseline, `augur single --threads T`
+#   single1      the same with one thread: T x its throughput is the linear
+#                reference, which does not depend on what the T threads' shared
+#                rows cost (on this VM the T-thread mf baseline is bimodal)
 #   tcp1-POLICY  Augur, 1 node x T workers over TCP (`augur launch --local 1`), every policy
 #   tcp2-adaptive Augur, 2 processes x T/2 workers on the same cores
 # Then, once per workload and configuration, the same run under `perf record`
@@ -94,6 +97,7 @@ run() {
   # shellcheck disable=SC2086  # the job flags are words
   case $cfg in
     single) "${wrap[@]}" "$augur" single ${job[$wl]} --threads "$threads" --out "$dir" ;;
+    single1) "${wrap[@]}" "$augur" single ${job[$wl]} --threads 1 --out "$dir" ;;
     tcp1-*) "${wrap[@]}" "$augur" launch --local 1 -- ${job[$wl]} ${cluster[$wl]:-} --workers "$threads" \
       --policy "${cfg#tcp1-}" --out "$dir" ;;
     tcp2-*) "${wrap[@]}" "$augur" launch --local 2 -- ${job[$wl]} ${cluster[$wl]:-} --workers "$half" \
@@ -101,7 +105,7 @@ run() {
   esac >"$dir/log.txt" 2>&1 || { tail -5 "$dir/log.txt" >&2; log "$wl $cfg failed"; exit 1; }
 }
 
-configs=(single)
+configs=(single single1)
 for p in "${policies[@]}"; do configs+=("tcp1-$p"); done
 configs+=(tcp2-adaptive)
 mkdir -p "$out"
