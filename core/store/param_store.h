@@ -3,7 +3,8 @@
 // Owned by one node; shared by that node's workers (hot path) and its protocol
 // engine. Threading: every method is safe to call concurrently; each key maps
 // to one of `stripes` stripes guarded by a SpinLock held only for the copy or
-// add of one row, never across a runtime call.
+// add of one row (WithPair: the step on two rows, their two locks taken in
+// stripe order), never across a runtime call.
 //
 // Each entry holds the value, the optimizer state beside it (optimizer.h) and,
 // for replicas, the delta not yet synchronised. A "row" (Install/Remove/
