@@ -24,6 +24,10 @@ loss = r["train_loss_per_epoch"]
 assert len(loss) == 3 and loss[2] < loss[0], f"loss per epoch {loss}"
 if sys.argv[2] in ("relocate", "nups", "adaptive"):
     assert r["relocations"] + r["replicas_created"] > 0, "no relocation or replica"
+# Several nodes: ratings whose rows are held here are stepped in place
+# (Worker::StepHeldPair), and most accesses are local after the first epoch.
+assert "in place" in r["row_access"], r["row_access"]
+assert r["local_accesses"] > 0, "no local access"
 PY
   pass "mf over TCP with $policy: 3 epochs, $samples ratings, loss fell"
 done
