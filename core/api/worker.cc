@@ -107,8 +107,7 @@ bool Worker::StepNeedsPush(const ParamStore::Entry& e, float learning_rate) cons
 
 void Worker::PushStep(const ParamStore::Entry& e, const float* before, float learning_rate) {
   step_grad_.resize(e.length);
-  const float inv = 1.0f / learning_rate;
-  for (uint32_t i = 0; i < e.length; ++i) step_grad_[i] = (before[i] - e.value[i]) * inv;
+  SgdStepGradient(before, e.value, e.length, learning_rate, step_grad_.data());
   std::copy_n(before, e.length, e.value);
   store_.ApplyPush(e, step_grad_.data());
 }

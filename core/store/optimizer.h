@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -49,6 +50,16 @@ inline void ApplyUpdate(const OptimizerConfig& o, float* value, float* state, co
       }
       return;
   }
+}
+
+// The gradient a plain SGD step of `learning_rate` took from `before` to
+// `after` ((before - after) / learning_rate): what a worker that stepped a
+// row itself pushes, so that the store's optimizer and a replica's delta see
+// the step (BatchRows::PushSgdSteps, Worker::StepHeldPair).
+inline void SgdStepGradient(const float* before, const float* after, size_t len,
+                            float learning_rate, float* gradient) {
+  const float inv = 1.0f / learning_rate;
+  for (size_t i = 0; i < len; ++i) gradient[i] = (before[i] - after[i]) * inv;
 }
 
 // A replica's delta: what its pushes since the last sync add up to, in

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/base/check.h"
+#include "core/store/optimizer.h"
 
 namespace augur {
 
@@ -69,8 +70,7 @@ void BatchRows::PushGradients(Worker& w) {
 void BatchRows::PushSgdSteps(Worker& w, float learning_rate) {
   if (direct_) return;  // the steps were taken on the store's rows
   AUGUR_CHECK(original_.size() == values_.size(), "PushSgdSteps needs keep_original");
-  const float inv = 1.0f / learning_rate;
-  for (size_t i = 0; i < values_.size(); ++i) grads_[i] = (original_[i] - values_[i]) * inv;
+  SgdStepGradient(original_.data(), values_.data(), values_.size(), learning_rate, grads_.data());
   Issued(w, w.Push(keys_, grads_));
 }
 

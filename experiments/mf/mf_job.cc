@@ -6,16 +6,16 @@
 namespace augur {
 
 namespace {
-// Calls f(rating) for each item in order, prefetching the ratings a few items
-// ahead: a worker's items are scattered over the training set, and a lookup
-// that depends on each rating would otherwise wait for its miss alone.
+// Calls f(item, rating) for each item in order, prefetching the ratings a few
+// items ahead: a worker's items are scattered over the training set, and a
+// lookup that depends on each rating would otherwise wait for its miss alone.
 template <typename F>
 void ForRatings(const std::vector<Rating>& train, std::span<const uint32_t> items, F&& f) {
   constexpr size_t kAhead = 16;
   for (size_t j = 0; j < std::min(kAhead, items.size()); ++j) __builtin_prefetch(&train[items[j]]);
   for (size_t j = 0; j < items.size(); ++j) {
     if (j + kAhead < items.size()) __builtin_prefetch(&train[items[j + kAhead]]);
-    f(train[items[j]]);
+    f(items[j], train[items[j]]);
   }
 }
 }  // namespace
@@ -66,7 +66,7 @@ BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const 
 
 void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
                        std::vector<Key>* keys) const {
-  ForRatings(task_->data().train, items, [&](const Rating& x) {
+  ForRatings(task_->data().train, items, [&](uint32_t, const Rating& x) {
     keys->push_back(MfTask::RowKey(x.row));
     keys->push_back(MfTask::ColumnKey(x.col));
   });
@@ -81,11 +81,11 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   const float lr = task_->options().learning_rate;
   std::vector<uint32_t>& fetched = fetched_[GlobalWorker(w)];
   fetched.clear();
-  ForRatings(task_->data().train, items, [&](const Rating& x) {
+  ForRatings(task_->data().train, items, [&](uint32_t item, const Rating& x) {
     const bool held =
         w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
                        [&](float* u, float* v) { s.loss += task_->TrainRating(x, u, v); });
-    if (!held) fetched.push_back(static_cast<uint32_t>(&x - task_->data().train.data()));
+    if (!held) fetched.push_back(item);
   });
   s.terms = s.samples = items.size();
   if (fetched.empty()) return s;
