@@ -23,6 +23,8 @@ nlohmann::json SimCosts::ToJson() const {
       {"seconds_per_message_byte", seconds_per_message_byte},
       {"seconds_per_queued_byte", seconds_per_queued_byte},
       {"queued_byte_burst", queued_byte_burst},
+      {"wakeup_delay_seconds", wakeup_delay_seconds},
+      {"wakeup_delay_source", wakeup_delay_source},
       {"cores", cores},
       {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
       {"loopback_latency_seconds", loopback_latency_seconds},
@@ -49,6 +51,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.time_sliced_processes = j.value("time_sliced_processes", 0u);
     c.time_sliced_cost_source = j.value("time_sliced_cost_source", "");
     c.message_cost_source = j.value("message_cost_source", "");
+    c.wakeup_delay_seconds = j.value("wakeup_delay_seconds", 0.0);
+    c.wakeup_delay_source = j.value("wakeup_delay_source", "");
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
     c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);
@@ -62,6 +66,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   if (!(c.seconds_per_queued_byte >= 0))
     return Status::Error("seconds_per_queued_byte must be >= 0");
   if (!(c.queued_byte_burst >= 0)) return Status::Error("queued_byte_burst must be >= 0");
+  if (!(c.wakeup_delay_seconds >= 0 && c.wakeup_delay_seconds < 1))
+    return Status::Error("wakeup_delay_seconds must be in [0, 1)");
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
   if (c.time_sliced_processes > 4097)

@@ -72,7 +72,8 @@ void WireActor(SimCluster* cluster, NodeId n) {
     } catch (const simgrid::NetworkFailureException&) {
       continue;  // the sender's host was turned off (--fail-node): the parcel is lost
     }
-    inbox.Push(p, sg4::Engine::get_clock() + cluster->nic(p->from).LatencyTo(n));
+    inbox.Push(
+        p, sg4::Engine::get_clock() + cluster->nic(p->from).LatencyTo(n) + cluster->WakeupDelay(n));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <xbt/log.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <simgrid/s4u.hpp>
 
@@ -19,6 +20,7 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 constexpr uint64_t kProgressEvery = 1024;  // time steps between progress hook calls
+constexpr uint64_t kWakeupSeed = 0x57A4E;  // WakeupDelay's streams (one per node)
 }  // namespace
 
 SimCluster::SimCluster(SimClusterOptions options)
@@ -64,7 +66,12 @@ Status SimCluster::Init() {
     link_latency_[link] = link->get_latency();
     link->set_latency(0);
   }
+  // A node whose workers take every core handles what arrives once its
+  // scheduler gives the protocol one (costs_file.h, wakeup_delay_seconds).
+  if (options_.node.workers >= static_cast<uint32_t>(cores))
+    wakeup_mean_ = sim.costs.wakeup_delay_seconds;
   for (NodeId n = 0; n < options_.nodes; ++n) {
+    wakeup_rngs_.emplace_back(DeriveSeed(kWakeupSeed, n));
     inboxes_.push_back(std::make_unique<Inbox>());
     wires_.push_back(sg4::Mailbox::by_name("wire-" + std::to_string(n)));
     transfers_into_.push_back(0);
@@ -92,6 +99,14 @@ void SimCluster::StartTimer(NodeId node, double delay_seconds, uint64_t timer_id
   p->timer = true;
   p->timer_id = timer_id;
   inboxes_[node]->Push(p, sg4::Engine::get_clock() + std::max(0.0, delay_seconds));
+}
+
+double SimCluster::WakeupDelay(NodeId n) {
+  if (wakeup_mean_ <= 0) return 0;
+  // Only while every core computes: an idle core takes the message at once.
+  const sg4::Host* host = platform_.hosts[n];
+  if (host->get_load() < 0.999 * host->get_speed() * host->get_core_count()) return 0;
+  return -wakeup_mean_ * std::log1p(-wakeup_rngs_[n].Uniform());  // Uniform() < 1
 }
 
 SimCluster::Route SimCluster::RouteBetween(NodeId from, NodeId to) const {

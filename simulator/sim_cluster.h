@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/rng.h"
 #include "core/base/status.h"
 #include "core/protocol/node.h"
 #include "simulator/compute_model.h"
@@ -91,6 +92,12 @@ class SimCluster {
   uint32_t TransfersInto(NodeId n) const { return transfers_into_[n]; }
   void TransferStarted(NodeId to) { ++transfers_into_[to]; }
   void TransferEnded(NodeId to) { --transfers_into_[to]; }
+  // How long node n waits before it handles a parcel that just arrived,
+  // beyond the link: its scheduler taking a core from a busy worker. On a
+  // host with no core to spare (workers >= cores) a draw from an exponential
+  // distribution of mean SimCosts::wakeup_delay_seconds (deterministic: a
+  // seeded stream per node), else 0.
+  double WakeupDelay(NodeId n);
   // Sum of the platform's latencies on the route from -> to (seconds).
   // A route's latency (seconds: the sum of its links') and bottleneck
   // bandwidth (bytes per second: its slowest link's).
@@ -122,6 +129,8 @@ class SimCluster {
   std::vector<simgrid::s4u::Mailbox*> wires_;  // per node: where NICs put its parcels
   std::vector<uint32_t> transfers_into_;       // per node
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
+  double wakeup_mean_ = 0;        // WakeupDelay's mean; 0: none
+  std::vector<Rng> wakeup_rngs_;  // per node
   std::vector<std::unique_ptr<Node>> nodes_;
   std::function<void(double)> progress_hook_;
   SimRunStats stats_;

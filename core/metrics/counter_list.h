@@ -35,6 +35,9 @@
   X(kReplicaClips, "replica_clips", "replica flushes clipped (replica_delta_bound.h)")            \
   X(kReplicaDeferrals, "replica_deferrals", "replicas a timer round skipped as insignificant")    \
   X(kSyncRounds, "sync_rounds", "timer sync rounds started (flow control may skip periods)")      \
+  X(kSyncRoundTrips, "sync_round_trips", "timer sync rounds answered (their round trips timed)")  \
+  X(kSyncRoundTripMicros, "sync_round_trip_micros",                                               \
+    "those rounds' round trips summed, microseconds (the runtime's clock)")                       \
   X(kReplicaRefreshes, "replica_refreshes", "fresh rows sent to holders by sync rounds")          \
   X(kForwards, "forwards", "request keys forwarded (stale location)")                             \
   X(kLocalizeRequests, "localize_requests", "keys asked to be relocated or replicated here")      \

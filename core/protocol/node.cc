@@ -62,7 +62,7 @@ void Node::OnTimer(uint64_t timer_id) {
     EngineLock g(cx_, fx);
     intents_.OnSyncRound(&fx);
     relocation_.OnSyncRound(&fx);
-    replication_.TimerRound(&fx);
+    replication_.TimerRound(started, &fx);
   }
   cx_.Flush(fx);
   // Pacing: the next round is at least kSyncPacing times this handler's own

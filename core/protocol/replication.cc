@@ -151,7 +151,13 @@ uint64_t Replication::StartWaitSync(WorkerId w) {
   return op;
 }
 
-void Replication::TimerRound(Effects* fx) {
+void Replication::NoteRoundTrip() {
+  const double seconds = std::max(0.0, cx_.runtime.Now() - timer_round_started_);
+  cx_.counters.Add(NodeCounter::kSyncRoundTrips);
+  cx_.counters.Add(NodeCounter::kSyncRoundTripMicros, static_cast<uint64_t>(seconds * 1e6 + 0.5));
+}
+
+void Replication::TimerRound(double now, Effects* fx) {
   // Flow control: a round starts only once the previous one was answered,
   // so a sync period shorter than the network needs cannot pile up deltas
   // in the send queues; rounds then run as fast as the round trip allows.
@@ -161,6 +167,7 @@ void Replication::TimerRound(Effects* fx) {
   timer_round_op_ =
       cx_.ops.Begin(OperationTable::kNoWorker, MessageType::kSyncRequest, held, nullptr, 0);
   const size_t sent = SyncRound(timer_round_op_, /*timer=*/true, fx);
+  timer_round_started_ = now;
   cx_.ops.Complete(timer_round_op_, held - sent, fx);  // the deferred ones expect no answer
 }
 
@@ -288,7 +295,10 @@ Status Replication::HandleSyncResponse(const Message& m) {
       }
       row += row_len;
     }
-    if (status.ok() && m.op_id != 0) cx_.ops.Complete(m.op_id, m.keys.size() + m.aux, &fx);
+    if (status.ok() && m.op_id != 0) {
+      cx_.ops.Complete(m.op_id, m.keys.size() + m.aux, &fx);
+      if (m.op_id == timer_round_op_ && !cx_.ops.Pending(m.op_id)) NoteRoundTrip();
+    }
   }
   cx_.Flush(fx);  // also after a refusal: no wake-up staged by another call is lost
   return status;

@@ -60,7 +60,9 @@ class Replication {
 
   // REQUIRES (all below): engine lock held.
   // The timer's round, once the previous one was answered (flow control).
-  void TimerRound(Effects* fx);
+  // now: the runtime's clock as the handler started; the round's round trip
+  // is timed from it.
+  void TimerRound(double now, Effects* fx);
   // At the owner: one key of a holder's flush.
   void ApplySync(Key key, KeyRequest& item, Effects* fx);
   bool HoldsReplica(Key key) const { return replicas_.count(key) > 0; }
@@ -103,6 +105,9 @@ class Replication {
   bool DeferFlush(const ParamStore::Entry& e, float threshold) const;
   // Clips a delta about to be flushed (replica_delta_bound.h; counts clips).
   void BoundDelta(float* delta, uint32_t len);
+  // The timer round's last answer arrived: counts its round trip
+  // (sync_round_trips, sync_round_trip_micros).
+  void NoteRoundTrip();
 
   EngineContext& cx_;
   Relocation& relocation_;
@@ -113,8 +118,9 @@ class Replication {
   const uint32_t sync_round_keys_;
   std::vector<float> round_changes_;  // RoundThreshold's scratch
   ReplicaDeltaBound delta_bound_;
-  uint32_t sync_seq_;            // sequence number of this node's replica flushes
-  uint64_t timer_round_op_ = 0;  // the last timer sync round; a new one waits until it completes
+  uint32_t sync_seq_;               // sequence number of this node's replica flushes
+  uint64_t timer_round_op_ = 0;     // the last timer sync round; a new one waits until it completes
+  double timer_round_started_ = 0;  // when it was sent (runtime clock): its round trip is timed
   std::unordered_map<Key, std::vector<Holder>> holders_;  // replicas of our main copies
   std::unordered_map<Key, HeldReplica> replicas_;         // replicas we hold
 };

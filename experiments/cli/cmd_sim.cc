@@ -23,6 +23,7 @@ struct SimFlagText {  // unit-bearing and enum flags, parsed after CLI11
   std::string fail_node;
   bool no_progress = false;
   bool time_sliced = false;
+  std::string wakeup_delay;  // empty: the costs file's
 };
 
 void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
@@ -73,6 +74,11 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
   app.add_option("--context-factory", o->context_factory,
                  "SimGrid actor contexts: raw (fastest) | thread (use under sanitizers)")
       ->capture_default_str();
+  app.add_option("--wakeup-delay", t->wakeup_delay,
+                 "Mean wait (e.g. 500us, 0 for none) of a message to a node whose cores are all "
+                 "busy with its workers before the node handles it (the scheduler giving the "
+                 "protocol a core); each wait drawn from an exponential distribution. Default: "
+                 "the costs file's, calibrated from real sync round trips; 0 without --costs");
   app.add_option("--nic-lanes", o->nic_lanes,
                  "Concurrent transfers per node's NIC (frames to one destination are merged and "
                  "sent one parcel at a time; 1 = a strictly serial NIC)")
@@ -177,6 +183,13 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     return Status::Error(
         "--time-sliced needs --costs (a costs file with a time-sliced worker "
         "cost, from `augur calibrate`)");
+  }
+  if (!t.wakeup_delay.empty()) {
+    Result<double> d = ParseDuration(t.wakeup_delay);
+    if (!d.ok()) return d.status().WithContext("--wakeup-delay");
+    if (!(*d < 1)) return Status::Error("--wakeup-delay must be below 1s");
+    o->costs.wakeup_delay_seconds = *d;
+    o->costs.wakeup_delay_source = "--wakeup-delay";
   }
   if (app.count("--host-cores") > 0) {
     if (t.host_cores == 0) return Status::Error("--host-cores must be in [1, 4096]");

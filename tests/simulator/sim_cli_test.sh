@@ -8,6 +8,7 @@
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 #   first_epoch  a costs file's first-epoch start-up cost is charged in epoch 1 only
 #   time_sliced  more nodes than the costs' cores (or --time-sliced) charge the time-sliced worker cost
+#   wakeup_delay a costs file's wake-up delay lengthens a busy node's round trips, deterministically
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -81,6 +82,21 @@ costs_trace)
   done
   field "$work/costs.json" "['message_cost_source']" | grep -qE "zipf runs|ping-pong" ||
     fail "message_cost_source does not say how the message cost was measured"
+  # The wake-up delay comes from the 2-node run's timer sync rounds, or says it was not measured.
+  python3 - "$work/costs.json" "$work"/calibration/launch-e*/result.json <<'PY' ||
+import json, sys
+# The run the costs come from: the one of the most epochs (calibrate lengthens it until
+# its CPU is large against the noise).
+last = max(sys.argv[2:], key=lambda p: int(p.split("launch-e")[1].split("/")[0]))
+costs, run = json.load(open(sys.argv[1])), json.load(open(last))
+source, delay = costs["wakeup_delay_source"], costs["wakeup_delay_seconds"]
+if run["sync_round_trips"] >= 20:
+    mean = run["sync_round_trip_micros"] / run["sync_round_trips"] * 1e-6
+    assert "round trip" in source and 0 <= delay <= mean / 2, (source, delay, mean)
+else:
+    assert source.startswith("not measured") and delay == 0, (source, delay)
+PY
+    fail "costs.json's wake-up delay does not follow the calibration run's sync round trips"
   # The time-sliced worker cost: a run of cores + 1 processes of 1 worker each (up to 9).
   sliced=$(( $(nproc) + 1 ))
   if (( sliced <= 9 )); then
@@ -228,6 +244,50 @@ JSON
   set -e
   [[ $rc -ne 0 ]] && grep -q "seconds_per_queued_byte" "$work/err" && grep -q "costs-bad.json" "$work/err" ||
     fail "a negative seconds_per_queued_byte: rc $rc, $(cat "$work/err")"
+  ;;
+wakeup_delay)
+  # A costs file's wake-up delay: a node whose worker computes on its only core handles
+  # what arrives that much later on average (sync round trips grow by up to twice it), the
+  # draws are deterministic, and a node with a core to spare, or --wakeup-delay 0, has none.
+  cat > "$work/costs.json" <<'JSON'
+{"workload": "zipf", "seconds_per_key": 1e-4, "seconds_per_message": 1e-6,
+ "seconds_per_message_byte": 0, "cores": 2, "loopback_bandwidth_bytes_per_second": 1e9,
+ "loopback_latency_seconds": 1e-5, "wakeup_delay_seconds": 5e-4}
+JSON
+  wake=(--workload zipf --keys 2000 --batch-size 16 --batches 200 --policy replicate-all
+    --workers 1 --nodes 2 --seed 4 --no-progress --costs "$work/costs.json")
+  "$augur" sim "${wake[@]}" --out "$work/w1" > /dev/null
+  "$augur" sim "${wake[@]}" --out "$work/w2" > /dev/null
+  "$augur" sim "${wake[@]}" --wakeup-delay 0 --out "$work/w0" > /dev/null
+  "$augur" sim "${wake[@]}" --host-cores 2 --out "$work/wc" > /dev/null
+  python3 - "$work" <<'PY' || fail "the wake-up delay is not charged as the costs file says"
+import json, sys
+r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("w1", "w2", "w0", "wc")}
+def round_trip(x):
+    assert x["sync_round_trips"] > 10, x["sync_round_trips"]
+    return x["sync_round_trip_micros"] / x["sync_round_trips"] * 1e-6
+assert r["w1"]["costs"]["wakeup_delay_seconds"] == 5e-4, r["w1"]["costs"]
+assert r["w0"]["costs"]["wakeup_delay_seconds"] == 0, r["w0"]["costs"]
+assert r["w1"]["epoch_seconds"] == r["w2"]["epoch_seconds"], "not deterministic"
+assert r["w1"]["sync_round_trip_micros"] == r["w2"]["sync_round_trip_micros"], "not deterministic"
+delayed, free, spare = round_trip(r["w1"]), round_trip(r["w0"]), round_trip(r["wc"])
+# Up to two waits of mean 0.5 ms per round trip (none while the worker waits itself).
+assert 0.2e-3 < delayed - free < 1.5e-3, (delayed, free)
+assert spare < free + 1e-4, (spare, free)  # a core to spare: no wait
+assert r["w1"]["epoch_seconds"][0] > r["w0"]["epoch_seconds"][0], "waits cost no time"
+PY
+  set +e
+  "$augur" sim "${wake[@]}" --wakeup-delay 2s --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q -- "--wakeup-delay" "$work/err" || fail "--wakeup-delay 2s: rc $rc"
+  sed 's/5e-4/-1/' "$work/costs.json" > "$work/costs-bad.json"
+  set +e
+  "$augur" sim "${tiny[@]}" --nodes 2 --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -ne 0 ]] && grep -q "wakeup_delay_seconds" "$work/err" && grep -q "costs-bad.json" "$work/err" ||
+    fail "a negative wake-up delay was not refused by name: rc $rc"
   ;;
 *) fail "unknown case" ;;
 esac
