@@ -253,7 +253,7 @@ TEST_CASE("a timer sync round waits until the previous one is answered", "[proto
   CHECK(node.PendingOperations() == 1);  // the new round, until it is answered
 }
 
-TEST_CASE("timer rounds are paced by the time they take to build", "[protocol]") {
+TEST_CASE("timer rounds are paced by their build time and timed to their answer", "[protocol]") {
   ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
   NodeOptions o = OneWorkerRelocating();
   o.sync_period_seconds = 1e-3;
@@ -268,40 +268,19 @@ TEST_CASE("timer rounds are paced by the time they take to build", "[protocol]")
   node.OnTimer(1);  // the clock stands still in the handler: the period
   REQUIRE(rt.timer_delays.size() == 1);
   CHECK(rt.timer_delays.back() == Approx(1e-3));
+  CHECK(node.Metrics()[NodeCounter::kSyncRoundTrips] == 0);  // not answered yet
+  rt.now = 0.0025;                                           // answered 2.5 ms after it left
   Message answer{MessageType::kSyncResponse, 0, 0, rt.messages.back().op_id, 0, {k}, {}, {1, 2}};
   REQUIRE(Deliver(node, answer).ok());
-
-  CHECK(node.Metrics()[NodeCounter::kSyncRoundTrips] == 1);
+  const MetricsSnapshot m = node.Metrics();
+  CHECK(m[NodeCounter::kSyncRoundTrips] == 1);
+  CHECK(m[NodeCounter::kSyncRoundTripMicros] == 2500);
 
   rt.now_step = 0.01;  // the handler takes 10 ms: the next round waits 5x that
   node.OnTimer(1);
   REQUIRE(rt.timer_delays.size() == 2);
   CHECK(rt.timer_delays.back() == Approx(0.05));
   CHECK(node.Metrics()[NodeCounter::kSyncRounds] == 2);
-}
-
-TEST_CASE("an answered timer round counts its round trip", "[protocol]") {
-  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
-  NodeOptions o = OneWorkerRelocating();
-  o.sync_period_seconds = 1e-3;
-  Node node(o, rt);
-  const Key k = KeyHomedAt(0, 2);
-  const std::vector<Key> keys{k};
-  node.worker(0).Intent(keys, 0, 10);
-  Message grant{MessageType::kReplicaGrant, 0, 0, 0, 0, {k}, {}, {1.0f, 2.0f}};
-  REQUIRE(Deliver(node, grant).ok());
-
-  node.OnTimer(1);  // sent at t = 0
-  const uint64_t op = rt.messages.back().op_id;
-  CHECK(node.Metrics()[NodeCounter::kSyncRoundTrips] == 0);  // not answered yet
-  rt.now = 0.0025;                                           // answered 2.5 ms later
-  Message answer{MessageType::kSyncResponse, 0, 0, op, 0, {k}, {}, {1, 2}};
-  REQUIRE(Deliver(node, answer).ok());
-  const MetricsSnapshot m = node.Metrics();
-  CHECK(m[NodeCounter::kSyncRoundTrips] == 1);
-  CHECK(m[NodeCounter::kSyncRoundTripMicros] == 2500);
-  node.OnTimer(1);  // the next round, not answered: counts nothing yet
-  CHECK(node.Metrics()[NodeCounter::kSyncRoundTrips] == 1);
 }
 
 TEST_CASE("a replica whose intent ended is flushed, dropped and counted", "[protocol]") {
