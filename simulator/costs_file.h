@@ -54,13 +54,13 @@ struct SimCosts {
   // bucket refilled at the link's rate while the link is idle (tc tbf's
   // burst; a NIC's would be the socket's send buffer). 0: every byte waits.
   double queued_byte_burst = 0;
-  // How long a message to a node whose cores are all busy with its workers
-  // waits, on average, before the node handles it: the scheduler has to
-  // take a core from a worker for the I/O thread (or the parked worker the
-  // answer is for). The simulator draws each such delay from an exponential
-  // distribution of this mean. Measured from the calibration run's sync
-  // round trips (real) against what the simulator models for them without
-  // it. 0: not charged (a node with a core to spare, or not measured).
+  // How long a message that reaches a node while its workers compute on all
+  // its cores waits, on average, before the node handles it: the scheduler
+  // has to take a core from a worker for the I/O thread (or the parked
+  // worker the answer is for). The simulator draws each such delay from an
+  // exponential distribution of this mean (SimCluster::WakeupDelay).
+  // Measured from the calibration run's real sync round trips against what
+  // the simulator models for them without it. 0: not charged (not measured).
   double wakeup_delay_seconds = 0;
   std::string wakeup_delay_source;  // how it was measured (one line)
   uint32_t cores = 0;               // this machine's cores; 0 = not calibrated
