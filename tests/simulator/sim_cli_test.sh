@@ -90,7 +90,8 @@ import json, sys
 last = max(sys.argv[2:], key=lambda p: int(p.split("launch-e")[1].split("/")[0]))
 costs, run = json.load(open(sys.argv[1])), json.load(open(last))
 source, delay = costs["wakeup_delay_source"], costs["wakeup_delay_seconds"]
-if run["sync_round_trips"] >= 20:
+# Measured from at least 20 answered rounds, at least 20 a second (rarer ones are large).
+if run["sync_round_trips"] >= 20 and run["sync_round_trips"] >= 20 * run["total_seconds"]:
     mean = run["sync_round_trip_micros"] / run["sync_round_trips"] * 1e-6
     assert "round trip" in source and 0 <= delay <= mean / 2, (source, delay, mean)
 else:
