@@ -25,6 +25,8 @@ nlohmann::json SimCosts::ToJson() const {
       {"queued_byte_burst", queued_byte_burst},
       {"wakeup_delay_seconds", wakeup_delay_seconds},
       {"wakeup_delay_source", wakeup_delay_source},
+      {"time_sliced_wakeup_delay_seconds", time_sliced_wakeup_delay_seconds},
+      {"time_sliced_wakeup_delay_source", time_sliced_wakeup_delay_source},
       {"cores", cores},
       {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
       {"loopback_latency_seconds", loopback_latency_seconds},
@@ -53,6 +55,8 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.message_cost_source = j.value("message_cost_source", "");
     c.wakeup_delay_seconds = j.value("wakeup_delay_seconds", 0.0);
     c.wakeup_delay_source = j.value("wakeup_delay_source", "");
+    c.time_sliced_wakeup_delay_seconds = j.value("time_sliced_wakeup_delay_seconds", -1.0);
+    c.time_sliced_wakeup_delay_source = j.value("time_sliced_wakeup_delay_source", "");
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
     c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);
@@ -68,6 +72,10 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   if (!(c.queued_byte_burst >= 0)) return Status::Error("queued_byte_burst must be >= 0");
   if (!(c.wakeup_delay_seconds >= 0 && c.wakeup_delay_seconds < 1))
     return Status::Error("wakeup_delay_seconds must be in [0, 1)");
+  if (!(c.time_sliced_wakeup_delay_seconds < 1))
+    return Status::Error(
+        "time_sliced_wakeup_delay_seconds must be below 1 (negative: not measured)");
+  if (c.time_sliced_wakeup_delay_seconds < 0) c.time_sliced_wakeup_delay_seconds = -1;
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
   if (c.time_sliced_processes > 4097)

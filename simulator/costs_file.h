@@ -63,7 +63,15 @@ struct SimCosts {
   // the simulator models for them without it. 0: not charged (not measured).
   double wakeup_delay_seconds = 0;
   std::string wakeup_delay_source;  // how it was measured (one line)
-  uint32_t cores = 0;               // this machine's cores; 0 = not calibrated
+  // The same wait on a machine with more nodes' processes than cores (`augur
+  // sim --time-sliced`), where a message waits for a core that the other
+  // nodes' processes hold, busy or not its own node: every message waits a
+  // draw of this mean. Fitted by `augur calibrate` so that the simulated
+  // time-sliced run's epochs take as long as the real one's did.
+  // Negative: not measured (wakeup_delay_seconds applies, as above).
+  double time_sliced_wakeup_delay_seconds = -1;
+  std::string time_sliced_wakeup_delay_source;
+  uint32_t cores = 0;  // this machine's cores; 0 = not calibrated
   // The loopback link (one way): 0 / negative = not calibrated.
   double loopback_bandwidth_bytes_per_second = 0;
   double loopback_latency_seconds = -1;

@@ -70,6 +70,14 @@ Status SimCluster::Init() {
   // scheduler gives the protocol one (costs_file.h, wakeup_delay_seconds).
   if (options_.node.workers >= static_cast<uint32_t>(cores))
     wakeup_mean_ = sim.costs.wakeup_delay_seconds;
+  // Time-sliced (more nodes' processes than the machine's cores): the cores a
+  // message waits for are held by the other nodes' processes too, which this
+  // host's own load does not show, so every message waits.
+  if (sim.time_sliced) {
+    wakeup_always_ = true;
+    if (sim.costs.time_sliced_wakeup_delay_seconds >= 0)
+      wakeup_mean_ = sim.costs.time_sliced_wakeup_delay_seconds;
+  }
   for (NodeId n = 0; n < options_.nodes; ++n) {
     wakeup_rngs_.emplace_back(DeriveSeed(kWakeupSeed, n));
     inboxes_.push_back(std::make_unique<Inbox>());
@@ -105,7 +113,8 @@ double SimCluster::WakeupDelay(NodeId n) {
   if (wakeup_mean_ <= 0) return 0;
   // Only while every core computes: an idle core takes the message at once.
   const sg4::Host* host = platform_.hosts[n];
-  if (host->get_load() < 0.999 * host->get_speed() * host->get_core_count()) return 0;
+  if (!wakeup_always_ && host->get_load() < 0.999 * host->get_speed() * host->get_core_count())
+    return 0;
   return -wakeup_mean_ * std::log1p(-wakeup_rngs_[n].Uniform());  // Uniform() < 1
 }
 

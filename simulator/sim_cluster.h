@@ -96,7 +96,9 @@ class SimCluster {
   // beyond the link: its scheduler taking a core from a busy worker. On a
   // host with no core to spare (workers >= cores) a draw from an exponential
   // distribution of mean SimCosts::wakeup_delay_seconds (deterministic: a
-  // seeded stream per node), else 0.
+  // seeded stream per node) while its cores all compute, else 0. Time-sliced
+  // (SimOptions::time_sliced): every parcel, of mean
+  // SimCosts::time_sliced_wakeup_delay_seconds where measured.
   double WakeupDelay(NodeId n);
   // Sum of the platform's latencies on the route from -> to (seconds).
   // A route's latency (seconds: the sum of its links') and bottleneck
@@ -130,6 +132,7 @@ class SimCluster {
   std::vector<uint32_t> transfers_into_;       // per node
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   double wakeup_mean_ = 0;        // WakeupDelay's mean; 0: none
+  bool wakeup_always_ = false;    // time-sliced: busy or not
   std::vector<Rng> wakeup_rngs_;  // per node
   std::vector<std::unique_ptr<Node>> nodes_;
   std::function<void(double)> progress_hook_;

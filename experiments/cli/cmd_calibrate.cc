@@ -77,6 +77,12 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
             (per_key ? costs->seconds_per_key_time_sliced : costs->seconds_per_sample_time_sliced),
         per_key ? "key access" : "sample", costs->time_sliced_processes, costs->cores);
   }
+  std::printf("  wake-up delay: %.1f us on a busy node (%s)\n", 1e6 * costs->wakeup_delay_seconds,
+              costs->wakeup_delay_source.c_str());
+  if (costs->time_sliced_wakeup_delay_seconds >= 0)
+    std::printf("  wake-up delay time-sliced: %.1f us on every message (%s)\n",
+                1e6 * costs->time_sliced_wakeup_delay_seconds,
+                costs->time_sliced_wakeup_delay_source.c_str());
   std::printf(
       "  %.1f ns + %.3f ns/byte per handled message\n  loopback: %.1f us one way, %.2f GB/s\n"
       "  written: %s\n",

@@ -78,7 +78,10 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "Mean wait (e.g. 500us, 0 for none) of a message to a node whose cores are all "
                  "busy with its workers before the node handles it (the scheduler giving the "
                  "protocol a core); each wait drawn from an exponential distribution. Default: "
-                 "the costs file's, calibrated from real sync round trips; 0 without --costs");
+                 "the costs file's, calibrated from real sync round trips; 0 without --costs. With "
+                 "--time-sliced every message waits (the other nodes' processes hold the cores), "
+                 "and the default is the costs file's time-sliced delay, fitted to a real "
+                 "time-sliced run's epochs");
   app.add_option("--nic-lanes", o->nic_lanes,
                  "Concurrent transfers per node's NIC (frames to one destination are merged and "
                  "sent one parcel at a time; 1 = a strictly serial NIC)")
@@ -188,8 +191,11 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     Result<double> d = ParseDuration(t.wakeup_delay);
     if (!d.ok()) return d.status().WithContext("--wakeup-delay");
     if (!(*d < 1)) return Status::Error("--wakeup-delay must be below 1s");
-    o->costs.wakeup_delay_seconds = *d;
-    o->costs.wakeup_delay_source = "--wakeup-delay";
+    // The delay in use: with --time-sliced, the time-sliced one.
+    (o->time_sliced ? o->costs.time_sliced_wakeup_delay_seconds : o->costs.wakeup_delay_seconds) =
+        *d;
+    (o->time_sliced ? o->costs.time_sliced_wakeup_delay_source : o->costs.wakeup_delay_source) =
+        "--wakeup-delay";
   }
   if (app.count("--host-cores") > 0) {
     if (t.host_cores == 0) return Status::Error("--host-cores must be in [1, 4096]");

@@ -8,7 +8,8 @@
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 #   first_epoch  a costs file's first-epoch start-up cost is charged in epoch 1 only
 #   time_sliced  more nodes than the costs' cores (or --time-sliced) charge the time-sliced worker cost
-#   wakeup_delay a costs file's wake-up delay lengthens a busy node's round trips, deterministically
+#   wakeup_delay a costs file's wake-up delay lengthens a busy node's round trips, and its
+#                time-sliced one every message of 3 nodes on 2 cores, deterministically
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -107,6 +108,26 @@ PY
     [[ $(field "$work/costs.json" "['time_sliced_processes']") == "$sliced" ]] &&
       python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['seconds_per_key_time_sliced'] > 0" \
         "$work/costs.json" || fail "costs.json has no time-sliced worker cost"
+    # Its wake-up delay is fitted: of the fit's simulations (one per delay tried), the one
+    # whose delay was chosen takes the closest to the real run's epochs after the first.
+    python3 - "$work/costs.json" "$r" "$work"/calibration/time-sliced-fit-*/result.json <<'PY' ||
+import json, sys
+costs, real = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+fits = [json.load(open(p)) for p in sys.argv[3:]]
+delay, source = costs["time_sliced_wakeup_delay_seconds"], costs["time_sliced_wakeup_delay_source"]
+if source.startswith("not measured"):
+    assert delay < 0, (delay, source)
+    sys.exit(0)
+assert source.startswith("fitted") and delay >= 0 and len(fits) >= 1, (delay, source)
+def mean_after_first(r):
+    return sum(r["epoch_seconds"][1:]) / len(r["epoch_seconds"][1:])
+target = mean_after_first(real)
+gaps = [(abs(mean_after_first(f) - target), f["costs"]["time_sliced_wakeup_delay_seconds"]) for f in fits]
+chosen = [g for g, d in gaps if abs(d - delay) < 1e-12]
+assert chosen and min(chosen) == min(g for g, _ in gaps), (delay, gaps)
+assert all(f["config"]["sim"]["time_sliced"] for f in fits)
+PY
+      fail "the time-sliced wake-up delay is not the fit closest to the real run's waits"
   fi
   "$augur" sim --nodes 3 --workers 2 --seed 2 "${tiny[@]}" --costs "$work/costs.json" \
     --trace "$work/trace.paje" --out "$work/c" > /dev/null
@@ -282,6 +303,35 @@ PY
   rc=$?
   set -e
   [[ $rc -eq 2 ]] && grep -q -- "--wakeup-delay" "$work/err" || fail "--wakeup-delay 2s: rc $rc"
+  # Time-sliced (3 nodes on 2 cores): every message waits, busy host or not, a draw of the
+  # time-sliced mean; a classic job (no sync rounds) then waits about two draws more per
+  # remote pull (request and answer), deterministically.
+  python3 - "$work/costs.json" "$work/costs-ts.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c.update(seconds_per_key=1e-6, seconds_per_key_time_sliced=1e-6, time_sliced_processes=3,
+         time_sliced_wakeup_delay_seconds=2e-4)
+json.dump(c, open(sys.argv[2], "w"))
+PY
+  sliced=(--workload zipf --keys 2000 --batch-size 16 --batches 100 --policy classic
+    --workers 1 --nodes 3 --seed 4 --lookahead 0 --no-progress --costs "$work/costs-ts.json")
+  "$augur" sim "${sliced[@]}" --out "$work/t1" > /dev/null
+  "$augur" sim "${sliced[@]}" --out "$work/t2" > /dev/null
+  "$augur" sim "${sliced[@]}" --wakeup-delay 0 --out "$work/t0" > /dev/null
+  python3 - "$work" <<'PY' || fail "the time-sliced wake-up delay is not charged as the costs file says"
+import json, sys
+r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("t1", "t2", "t0")}
+assert r["t1"]["config"]["sim"]["time_sliced"], r["t1"]["config"]["sim"]
+assert r["t1"]["costs"]["time_sliced_wakeup_delay_seconds"] == 2e-4, r["t1"]["costs"]
+assert r["t0"]["costs"]["time_sliced_wakeup_delay_seconds"] == 0, r["t0"]["costs"]
+assert r["t0"]["costs"]["wakeup_delay_seconds"] == 5e-4, "--wakeup-delay set the other delay"
+assert r["t1"]["epoch_seconds"] == r["t2"]["epoch_seconds"], "not deterministic"
+# Per batch a worker pulls from both other nodes at once: the slower of two
+# request+answer pairs, each of two draws of mean 0.2 ms.
+batches = 100 * 3
+extra = (r["t1"]["wait_seconds"] - r["t0"]["wait_seconds"]) / batches
+assert 0.3e-3 < extra < 1.0e-3, extra
+PY
   sed 's/5e-4/-1/' "$work/costs.json" > "$work/costs-bad.json"
   set +e
   "$augur" sim "${tiny[@]}" --nodes 2 --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
@@ -289,6 +339,16 @@ PY
   set -e
   [[ $rc -ne 0 ]] && grep -q "wakeup_delay_seconds" "$work/err" && grep -q "costs-bad.json" "$work/err" ||
     fail "a negative wake-up delay was not refused by name: rc $rc"
+  python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+c["time_sliced_wakeup_delay_seconds"] = 2
+json.dump(c, open(sys.argv[2], "w"))' "$work/costs-ts.json" "$work/costs-bad.json"
+  set +e
+  "$augur" sim "${tiny[@]}" --nodes 2 --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -ne 0 ]] && grep -q "time_sliced_wakeup_delay_seconds" "$work/err" ||
+    fail "a time-sliced wake-up delay of 2 s was not refused by name: rc $rc"
   ;;
 *) fail "unknown case" ;;
 esac
