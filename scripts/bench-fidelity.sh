@@ -11,8 +11,9 @@
 #              --emulate-latency 50us / 200us on every received frame (this kernel has no netem).
 # Every node's process is pinned to its own core with taskset where nodes <= cores, and
 # shares all cores otherwise; the simulated hosts are the same: --host-cores 1 each, and at
-# more nodes than cores --host-speed cores/nodes of 1Gf (the cores time-sliced among them)
-# and --time-sliced (the worker cost calibrate measured with cores + 1 processes).
+# more nodes than cores --shared-cores CORES (every node computes on one machine of the
+# cores, as the OS shares them) and --time-sliced (the worker cost and wake-up delay
+# calibrate measured with cores + 1 processes).
 # Per cell: the measured epoch time (median over --repeats TCP runs of rank 0's mean epoch)
 # and the predicted one: `augur sim --compute hybrid --costs COSTS` with the costs
 # `augur calibrate` measured first on this machine for that workload (loopback, 2
@@ -292,8 +293,8 @@ PY
       sliced=()
       host=(--host-cores 1)
     else
-      sliced=(--time-sliced)
-      host=(--host-cores 1 --host-speed "$($PY -c "print('%.6gGf' % ($cores / $n))")" "${sliced[@]}")
+      sliced=(--time-sliced --shared-cores "$cores")
+      host=(--host-cores 1 "${sliced[@]}")
     fi
     for wl in "${wls[@]}"; do
       cell=$wl-n$n-$net
@@ -338,7 +339,7 @@ PY
         "${sim_net[@]}" "${host[@]}" --no-progress --out "$out/runs/$cell/sim" \
         >"$out/runs/$cell/sim.log" 2>&1 || { tail -5 "$out/runs/$cell/sim.log" >&2; log "$cell: sim failed"; exit 1; }
       # The same with the hosts slowed to the core share other jobs left (measured around the runs).
-      speed=$($PY -c "print('%.6gGf' % ((min($cores / $n, 1.0)) * ($s0 + $s1) / 2))")
+      speed=$($PY -c "print('%.6gGf' % (($s0 + $s1) / 2))")
       "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
         "${sim_net[@]}" --host-cores 1 --host-speed "$speed" "${sliced[@]}" --no-progress --out "$out/runs/$cell/sim-load" \
         >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }

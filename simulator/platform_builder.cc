@@ -44,8 +44,12 @@ sg4::ClusterCallbacks ClusterCallbacksFor(const Shape& s, std::vector<sg4::Host*
   return sg4::ClusterCallbacks(netpoint, loopback, {});
 }
 
-uint32_t BuildStar(const Shape& s, std::vector<sg4::Host*>* hosts) {
+uint32_t BuildStar(const Shape& s, std::vector<sg4::Host*>* hosts, sg4::Host** machine) {
   sg4::NetZone* zone = sg4::create_star_zone("cluster");
+  if (s.options.shared_cores > 0) {
+    *machine = zone->create_host("machine", s.options.host_speed_flops);
+    (*machine)->set_core_count(static_cast<int>(s.options.shared_cores))->seal();
+  }
   for (uint32_t i = 0; i < s.nodes; ++i) {
     sg4::Host* h = zone->create_host(HostName(i, s.nodes), s.options.host_speed_flops);
     h->set_core_count(s.cores)->seal();
@@ -132,8 +136,11 @@ Result<Platform> BuildPlatform(sg4::Engine& engine, const SimOptions& options, u
   p.hosts.assign(nodes, nullptr);
   try {
     if (options.platform == "star") {
-      p.total_hosts = BuildStar(shape, &p.hosts);
+      p.total_hosts = BuildStar(shape, &p.hosts, &p.machine);
       p.description = "star: " + std::to_string(nodes) + " hosts, one link each to one switch";
+      if (p.machine != nullptr)
+        p.description +=
+            "; their compute on one machine of " + std::to_string(options.shared_cores) + " cores";
     } else if (options.platform == "fat-tree") {
       p.total_hosts = BuildFatTree(shape, &p.hosts, &p.description);
     } else {

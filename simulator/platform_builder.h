@@ -30,8 +30,11 @@ namespace augur {
 
 struct Platform {
   std::vector<simgrid::s4u::Host*> hosts;  // node i runs on hosts[i]
-  uint32_t total_hosts = 0;                // including spares
-  std::string description;                 // one line, for result.json
+  // SimOptions::shared_cores > 0: the one machine whose cores every node's
+  // workers and protocol compute on (no links: it only computes). Else null.
+  simgrid::s4u::Host* machine = nullptr;
+  uint32_t total_hosts = 0;  // including spares
+  std::string description;   // one line, for result.json
 };
 
 // cores_per_host: cores of each generated host (workers plus the protocol actor).

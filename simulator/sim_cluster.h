@@ -96,10 +96,16 @@ class SimCluster {
   // beyond the link: its scheduler taking a core from a busy worker. On a
   // host with no core to spare (workers >= cores) a draw from an exponential
   // distribution of mean SimCosts::wakeup_delay_seconds (deterministic: a
-  // seeded stream per node) while its cores all compute, else 0. Time-sliced
-  // (SimOptions::time_sliced): every parcel, of mean
-  // SimCosts::time_sliced_wakeup_delay_seconds where measured.
+  // seeded stream per node) while the cores it computes on (its host's, or
+  // the shared machine's) all compute, else 0. Time-sliced
+  // (SimOptions::time_sliced) with SimCosts::time_sliced_wakeup_delay_seconds
+  // measured: a draw of that mean for every parcel.
   double WakeupDelay(NodeId n);
+  // Where node n's workers and protocol compute: the shared machine
+  // (SimOptions::shared_cores), else its own host.
+  simgrid::s4u::Host* ComputeHost(NodeId n) const {
+    return platform_.machine != nullptr ? platform_.machine : platform_.hosts[n];
+  }
   // Sum of the platform's latencies on the route from -> to (seconds).
   // A route's latency (seconds: the sum of its links') and bottleneck
   // bandwidth (bytes per second: its slowest link's).
@@ -132,7 +138,7 @@ class SimCluster {
   std::vector<uint32_t> transfers_into_;       // per node
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   double wakeup_mean_ = 0;        // WakeupDelay's mean; 0: none
-  bool wakeup_always_ = false;    // time-sliced: busy or not
+  bool wakeup_always_ = false;    // the time-sliced delay: busy cores or not
   std::vector<Rng> wakeup_rngs_;  // per node
   std::vector<std::unique_ptr<Node>> nodes_;
   std::function<void(double)> progress_hook_;

@@ -102,6 +102,9 @@ Status SimOptions::Validate(uint32_t nodes) const {
   if (!(link_latency_seconds >= 0)) return Status::Error("--link-latency must be >= 0");
   if (!(host_speed_flops > 0)) return Status::Error("--host-speed must be > 0");
   if (host_cores > 4096) return Status::Error("--host-cores must be in [1, 4096]");
+  if (shared_cores > 4096) return Status::Error("--shared-cores must be in [1, 4096]");
+  if (shared_cores > 0 && platform != "star")
+    return Status::Error("--shared-cores needs --platform star (got '" + platform + "')");
   if (fail_node.has_value()) {
     if (fail_node->node >= nodes)
       return Status::Error("--fail-node names node " + std::to_string(fail_node->node) +
@@ -125,6 +128,7 @@ nlohmann::json SimOptions::ToJson() const {
       {"link_latency_seconds", link_latency_seconds},
       {"host_speed_flops", host_speed_flops},
       {"host_cores", host_cores},
+      {"shared_cores", shared_cores},
       {"time_sliced", time_sliced},
       {"compute", ComputeModeName(compute)},
       {"costs_file", costs_file},

@@ -58,6 +58,13 @@ struct SimOptions {
   // of a node all execute on its host's cores and share them when more are
   // busy than there are cores. 0: workers + 1 (a free core for the protocol).
   uint32_t host_cores = 0;
+  // The nodes are processes of one machine of this many cores (--shared-cores;
+  // 0: off, each node computes on its own host): every node's workers and
+  // protocol handling execute on those cores, at most one each, shared as an
+  // OS scheduler shares them (a node that waits leaves its core to the
+  // others); each node keeps its own host and link for the network. Star
+  // platform only.
+  uint32_t shared_cores = 0;
   ComputeMode compute = ComputeMode::kModel;
   SimCosts costs;          // per-message handling costs (and the per-key cost used)
   std::string costs_file;  // where costs came from; empty: built-in defaults

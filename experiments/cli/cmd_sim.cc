@@ -54,9 +54,15 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "Costs file written by `augur calibrate`: its worker cost per sample (per key "
                  "for zipf) and message costs; alone (no --preset/--link-*) it models the nodes "
                  "on this machine: its loopback link, its cores split among the nodes (fewer "
-                 "cores than nodes: 1 core each at cores/nodes of the speed); with --preset or "
+                 "cores than nodes: the nodes share them, --shared-cores); with --preset or "
                  "--link-* each host has this machine's cores. --host-cores, --host-speed and "
                  "--compute-per-sample/--compute-per-key override");
+  app.add_option("--shared-cores", o->shared_cores,
+                 "The nodes are processes of one machine of C cores: every node's workers and "
+                 "protocol handling compute on those C cores (at most one each), shared as the "
+                 "OS shares them, a waiting node's core going to the others; each node keeps "
+                 "its own link. Star platform only. Default: off, or this machine's cores when "
+                 "--costs alone models more nodes than it has cores");
   app.add_flag("--time-sliced", t->time_sliced,
                "The nodes stand for processes time-sliced on fewer cores than there are "
                "processes (as `augur launch --local N` with N above the cores): each sample costs "
@@ -104,10 +110,9 @@ void ApplyMachineCosts(const CLI::App& app, const SimCosts& costs, uint32_t node
     o->host_cores = costs.cores;
   } else if (costs.cores >= nodes) {
     o->host_cores = costs.cores / nodes;
-  } else {  // more nodes than cores: one core each, time-sliced
+  } else {  // more nodes than cores: their processes share the machine's cores, time-sliced
     o->host_cores = 1;
-    if (app.count("--host-speed") == 0)
-      o->host_speed_flops *= static_cast<double>(costs.cores) / static_cast<double>(nodes);
+    if (app.count("--shared-cores") == 0) o->shared_cores = costs.cores;
     o->time_sliced = costs.time_sliced_processes > 0;  // its worker cost, where measured
   }
 }

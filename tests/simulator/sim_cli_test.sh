@@ -174,6 +174,31 @@ assert one["config"]["zipf"]["compute_seconds_per_key"] == 2e-5
 assert one["epoch_seconds"][0] > 1.02 * two["epoch_seconds"][0], (one["epoch_seconds"], two["epoch_seconds"])
 PY
     fail "--costs did not model this machine, or handling did not compete with the workers"
+  # --shared-cores: the nodes compute on one machine's cores. 3 nodes of mostly compute on 2
+  # shared cores take about 1.5x as long as each on a core of its own, never longer than
+  # each on a third of the machine (a waiting node's share goes to the others), and on 3
+  # shared cores exactly as long as on their own.
+  cpu3=(--workload zipf --keys 2000 --batch-size 16 --batches 60 --compute-per-key 2e-5
+    --policy classic --workers 1 --nodes 3 --link-latency 1us --no-progress)
+  "$augur" sim "${cpu3[@]}" --host-cores 1 --host-speed 0.666667Gf --out "$work/fixed" > /dev/null
+  "$augur" sim "${cpu3[@]}" --host-cores 1 --shared-cores 2 --out "$work/shared2" > /dev/null
+  "$augur" sim "${cpu3[@]}" --host-cores 1 --shared-cores 3 --out "$work/shared3" > /dev/null
+  "$augur" sim "${cpu3[@]}" --host-cores 1 --out "$work/own" > /dev/null
+  python3 - "$work" <<'PY' || fail "--shared-cores did not share one machine's cores"
+import json, sys
+r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("fixed", "shared2", "shared3", "own")}
+e = {n: x["epoch_seconds"][0] for n, x in r.items()}
+assert r["shared2"]["config"]["sim"]["shared_cores"] == 2, r["shared2"]["config"]["sim"]
+assert "one machine of 2 cores" in r["shared2"]["platform"]["description"], r["shared2"]["platform"]
+assert 1.4 < e["shared2"] / e["own"] < 1.6, e
+assert e["shared2"] <= e["fixed"], e
+assert e["shared3"] == e["own"], e
+PY
+  set +e
+  "$augur" sim --nodes 2 "${tiny[@]}" --shared-cores 2 --platform fat-tree 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q -- "--shared-cores" "$work/err" || fail "--shared-cores on a fat tree: rc $rc"
   set +e
   "$augur" sim --nodes 2 "${tiny[@]}" --host-cores 5000 2> "$work/err"
   rc=$?
@@ -197,6 +222,11 @@ print(c["zipf"]["compute_seconds_per_key"], c["sim"]["time_sliced"])' "$work/$na
   }
   [[ $(run n2 --nodes 2) == "1e-06 False" ]] || fail "2 nodes on 2 cores were charged the time-sliced cost"
   [[ $(run n3 --nodes 3) == "2e-06 True" ]] || fail "3 nodes on 2 cores were not charged the time-sliced cost"
+  # ... and they share the machine's 2 cores at full speed.
+  python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["config"]["sim"]
+assert s["shared_cores"] == 2 and s["host_speed_flops"] == 1e9, s' "$work/n3/result.json" ||
+    fail "3 nodes on 2 cores do not share the machine's cores"
   [[ $(run n3c --nodes 3 --host-cores 1) == "1e-06 False" ]] || fail "--host-cores alone made it time-sliced"
   [[ $(run n2p --nodes 2 --preset ethernet-10g --time-sliced) == "2e-06 True" ]] ||
     fail "--time-sliced was not charged"
