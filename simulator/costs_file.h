@@ -22,8 +22,9 @@ struct SimCosts {
   // kge|wv|mf: an Augur worker's CPU seconds per training sample on the path a
   // cluster node takes (replaces --compute-per-sample). Negative: keep the flag's.
   double seconds_per_sample = -1;
-  // kge|wv|mf: what a sample of a run's first epoch costs beyond
-  // seconds_per_sample (start-up: first touches of the rows, page faults).
+  // What a sample (zipf: a key access) of a run's first epoch costs beyond
+  // seconds_per_sample (seconds_per_key) (start-up: first touches of the
+  // rows, page faults).
   double first_epoch_extra_seconds_per_sample = 0;
   // How seconds_per_sample / seconds_per_key were measured (one line).
   std::string worker_cost_source;

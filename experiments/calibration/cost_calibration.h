@@ -39,18 +39,15 @@
 //                0.85 us, while a message cost the same (11.7 against
 //                12.2 us). `augur sim --time-sliced` charges it.
 //                Its wake-up delay (time_sliced_wakeup_delay_seconds): with
-//                more processes than cores a message waits for a core the
-//                other nodes' processes hold, which a simulated host's share
-//                of a core does not show. Fitted: `augur sim --time-sliced`
-//                of the same job (model compute, up to 3 epochs) at delays
-//                bracketed by doubling from 5 us, then regula falsi, until
-//                its epochs after the first take within 2% of the real run's
-//                (the epochs, not the workers' waits: a simulated host keeps
-//                its share of the cores while its workers wait, a real
-//                scheduler gives it away); the closest simulation's delay is
-//                kept. Not measured
-//                when the simulator cannot run the job's flags or cannot
-//                reach the real wait below 10 ms.
+//                more processes than cores a message waits for a core (held
+//                by another process, or the one its thread last ran on),
+//                which the simulated machine's ideal sharing does not show.
+//                Fitted: `augur sim --time-sliced` of the same job (model
+//                compute, up to 3 epochs) at delays of 0-1.6 ms on a grid,
+//                refined where its epochs cross the real run's; the delay
+//                whose epochs after the first come closest to the real ones
+//                is kept. Not measured when the simulator cannot run the
+//                job's flags.
 //   message cost the CPU one message costs, fixed + per byte. The fixed
 //                part from real processes: two zipf runs of `augur launch
 //                --local 2` (1 worker each, classic, uniform keys) making the

@@ -68,7 +68,8 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
     std::printf("  %.1f ns per sample (worker), %.1f ns more in the first epoch\n",
                 1e9 * costs->seconds_per_sample, 1e9 * costs->first_epoch_extra_seconds_per_sample);
   if (costs->seconds_per_key >= 0)
-    std::printf("  %.1f ns per key access (worker)\n", 1e9 * costs->seconds_per_key);
+    std::printf("  %.1f ns per key access (worker), %.1f ns more in the first epoch\n",
+                1e9 * costs->seconds_per_key, 1e9 * costs->first_epoch_extra_seconds_per_sample);
   if (costs->time_sliced_processes > 0) {
     const bool per_key = costs->seconds_per_key_time_sliced >= 0;
     std::printf(

@@ -175,6 +175,7 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     o->costs = *costs;
     // The calibrated start-up cost has no flag of its own: it comes with the file.
     config->first_epoch_extra_seconds_per_sample = costs->first_epoch_extra_seconds_per_sample;
+    config->zipf.first_epoch_extra_seconds_per_key = costs->first_epoch_extra_seconds_per_sample;
     ApplyMachineCosts(app, *costs, config->nodes, o);
     if (t.time_sliced) {
       if (costs->time_sliced_processes == 0)

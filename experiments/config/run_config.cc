@@ -102,6 +102,8 @@ nlohmann::json RunConfig::ToJson() const {
                  {"pattern", pattern},
                  {"skew", zipf.skew},
                  {"compute_seconds_per_key", zipf.compute_seconds_per_key}};
+    if (zipf.first_epoch_extra_seconds_per_key > 0)
+      j["zipf"]["first_epoch_extra_seconds_per_key"] = zipf.first_epoch_extra_seconds_per_key;
     return j;
   }
   j["data_dir"] = data_dir;

@@ -123,7 +123,8 @@ void ZipfWorkload::RunWorker(Worker& w, EpochLog* log, const EpochEnd& on_epoch_
       signal(c + options_.lookahead);
       BatchKeys(g, start + c, &keys);
       if (!w.Wait(w.Pull(keys, values)).ok()) return;  // cancelled: the node shuts down
-      w.Compute(options_.compute_seconds_per_key * keys.size());
+      const double extra = e == 0 ? options_.first_epoch_extra_seconds_per_key : 0.0;
+      w.Compute((options_.compute_seconds_per_key + extra) * keys.size());
       for (uint32_t j = 0; j < keys.size(); ++j) {
         float* u = &updates[size_t{j} * dim];
         if (options_.verify) {

@@ -49,6 +49,10 @@ struct ZipfOptions {
   uint64_t seed = 1;
   // Modelled compute per key access (charged via Worker::Compute).
   double compute_seconds_per_key = 50e-9;
+  // Added per key access in a run's first epoch (a calibrated start-up cost:
+  // first touches; SimCosts::first_epoch_extra_seconds_per_sample). A resumed
+  // run, which starts later, pays none.
+  double first_epoch_extra_seconds_per_key = 0;
   // Resume from a checkpoint: epochs already done, and the shape
   // (nodes x workers per node) of the run that did them; 0 = this run's shape.
   uint32_t start_epoch = 0;

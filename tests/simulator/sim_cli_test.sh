@@ -284,6 +284,21 @@ assert abs((e1[0] - e0[0]) - want) < 0.1 * want, (e0, e1, want)
 assert all(abs(a - b) < 0.02 * want for a, b in zip(e0[1:], e1[1:])), (e0, e1)
 PY
     fail "the first epoch's start-up cost was not charged once, per sample"
+  # zipf: per key access.
+  cat > "$work/costs-zipf.json" <<'JSON'
+{"workload": "zipf", "seconds_per_key": 1e-6, "first_epoch_extra_seconds_per_sample": 4e-6,
+ "seconds_per_message": 0, "seconds_per_message_byte": 0}
+JSON
+  "$augur" sim --workload zipf --keys 2000 --batch-size 16 --batches 50 --epochs 2 --nodes 2 \
+    --workers 1 --policy classic --no-progress --costs "$work/costs-zipf.json" --out "$work/fz" > /dev/null
+  python3 - "$work/fz/result.json" <<'PY' || fail "zipf's first epoch was not charged its start-up cost per key"
+import json, sys
+r = json.load(open(sys.argv[1]))
+e = r["epoch_seconds"]
+assert r["config"]["zipf"]["first_epoch_extra_seconds_per_key"] == 4e-6, r["config"]["zipf"]
+want = 50 * 16 * 4e-6  # one worker's key accesses in an epoch
+assert abs((e[0] - e[1]) - want) < 0.1 * want, (e, want)
+PY
   # A costs file with a negative queued-byte cost is refused, naming the field and the file.
   cat > "$work/costs-bad.json" <<'JSON'
 {"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 0,
