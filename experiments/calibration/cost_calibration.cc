@@ -386,8 +386,9 @@ Result<double> SimulatedEpoch(const RunConfig& config, const CalibrationOptions&
 // ones, over `augur sim` runs of the same job (deterministic: the same real
 // run always gives the same delay). The epochs, not the workers' waits: the
 // waits include the cores' sharing, which the machine model has already
-// (kge: real workers waited 139 ms of a 0.44 s epoch, simulated ones 6 ms,
-// with the simulated epoch within 4%). Not measured (the plain wake-up
+// (kge: real workers waited 139 ms of a 0.51 s epoch, simulated ones 6 ms,
+// while the simulated epoch was already 6-17% longer than the real one).
+// Not measured (the plain wake-up
 // delay applies) when the simulator cannot run the job's flags.
 void FitTimeSlicedWakeupDelay(const RunConfig& config, const CalibrationOptions& o,
                               const MeasuredEpochs& real, uint32_t nodes, uint32_t real_epochs,
