@@ -191,26 +191,39 @@ double MeanEpochAfter(const nlohmann::json& r, uint32_t skip) {
   return sum / static_cast<double>(e.size() - skip);
 }
 
+// Runs `augur ARGS` as a child whose output directory is `dir` (created; its
+// log in dir/log.txt) and reads dir/result.json. `what` names the run in errors.
+Result<nlohmann::json> RunChildResult(const std::vector<std::string>& args, const std::string& dir,
+                                      const std::string& what) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
+  Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
+  if (!out.ok()) return out.status();
+  if (out->exit_code != 0)
+    return Status::Error(what + " failed (exit code " + std::to_string(out->exit_code) +
+                         "); the end of " + dir + "/log.txt:\n" + TailOfFile(dir + "/log.txt", 6));
+  std::ifstream in(dir + "/result.json");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(dir + "/result.json is not readable: " + e.what());
+  }
+}
+
 // `augur launch --local N -- ARGS --epochs E --out DIR` as a child; the
 // costs of its epochs after the first `skip`.
 Result<MeasuredEpochs> LaunchLocal(uint32_t nodes, const std::string& dir,
                                    const std::vector<std::string>& run_args, uint32_t epochs,
                                    uint32_t skip) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
   std::vector<std::string> args = {"launch", "--local", std::to_string(nodes), "--"};
   args.insert(args.end(), run_args.begin(), run_args.end());
   args.insert(args.end(), {"--epochs", std::to_string(epochs), "--out", dir});
-  Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
-  if (!out.ok()) return out.status();
-  if (out->exit_code != 0)
-    return Status::Error("the " + std::to_string(nodes) + "-node run failed (exit code " +
-                         std::to_string(out->exit_code) + "); the end of " + dir + "/log.txt:\n" +
-                         TailOfFile(dir + "/log.txt", 6));
-  std::ifstream in(dir + "/result.json");
+  Result<nlohmann::json> result =
+      RunChildResult(args, dir, "the " + std::to_string(nodes) + "-node run");
+  if (!result.ok()) return result.status();
   try {
-    const nlohmann::json r = nlohmann::json::parse(in);
+    const nlohmann::json& r = *result;
     const nlohmann::json& cpu = r.at("epoch_process_cpu_seconds");
     const nlohmann::json& messages = r.at("epoch_messages_sent");
     const nlohmann::json& bytes = r.at("epoch_bytes_sent");
@@ -348,9 +361,6 @@ Result<double> SimulatedEpoch(const RunConfig& config, const CalibrationOptions&
                               const std::string& costs_path, uint32_t nodes, uint32_t epochs,
                               uint32_t skip, double delay, int step) {
   const std::string dir = o.work_dir + "/time-sliced-fit-" + std::to_string(step);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
   std::vector<std::string> args = {"sim", "--workload", config.workload};
   const std::vector<std::string> flags = WithoutFlag(o.run_flags, "--workers");
   args.insert(args.end(), flags.begin(), flags.end());
@@ -360,20 +370,11 @@ Result<double> SimulatedEpoch(const RunConfig& config, const CalibrationOptions&
               {"--workers", "1", "--nodes", std::to_string(nodes), "--epochs",
                std::to_string(epochs), "--costs", costs_path, "--time-sliced", "--compute", "model",
                "--wakeup-delay", d, "--no-progress", "--out", dir});
-  Result<ChildOutcome> out = RunChild(args, dir + "/log.txt");
-  if (!out.ok()) return out.status();
-  if (out->exit_code != 0)
-    return Status::Error("`augur sim` of the time-sliced run failed (exit code " +
-                         std::to_string(out->exit_code) + "); the end of " + dir + "/log.txt:\n" +
-                         TailOfFile(dir + "/log.txt", 4));
-  std::ifstream in(dir + "/result.json");
-  try {
-    const double mean = MeanEpochAfter(nlohmann::json::parse(in), skip);
-    if (!(mean > 0)) return Status::Error(dir + "/result.json has no epochs after the first");
-    return mean;
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error(dir + "/result.json is not a readable result: " + e.what());
-  }
+  Result<nlohmann::json> result = RunChildResult(args, dir, "`augur sim` of the time-sliced run");
+  if (!result.ok()) return result.status();
+  const double mean = MeanEpochAfter(*result, skip);
+  if (!(mean > 0)) return Status::Error(dir + "/result.json has no epochs after the first");
+  return mean;
 }
 
 // With more processes than cores a message waits for a core that the other
@@ -420,11 +421,14 @@ void FitTimeSlicedWakeupDelay(const RunConfig& config, const CalibrationOptions&
   double e0 = 0, delay = 0, best = 0, best_gap = 0;
   double lo = -1, e_lo = 0, hi = -1, e_hi = 0;  // the interval to refine, if any
   double prev_d = -1, prev_e = 0;
+  const auto consider = [&](double d, double e) {
+    if (std::abs(e - target) < best_gap) delay = d, best = e, best_gap = std::abs(e - target);
+  };
   for (double d : kGrid) {
     Result<double> e = epoch_at(d);
     if (!e.ok()) return not_measured(e.status().message());
     if (prev_d < 0) e0 = *e, best = *e, best_gap = std::abs(*e - target);
-    if (std::abs(*e - target) < best_gap) delay = d, best = *e, best_gap = std::abs(*e - target);
+    consider(d, *e);
     if (best_gap <= kTolerance * target) break;
     const bool crossed = prev_d >= 0 && (prev_e - target) * (*e - target) < 0;
     if (crossed && lo < 0) lo = prev_d, e_lo = prev_e, hi = d, e_hi = *e;
@@ -436,7 +440,7 @@ void FitTimeSlicedWakeupDelay(const RunConfig& config, const CalibrationOptions&
     if (d <= lo || d >= hi) break;
     Result<double> e = epoch_at(d);
     if (!e.ok()) return not_measured(e.status().message());
-    if (std::abs(*e - target) < best_gap) delay = d, best = *e, best_gap = std::abs(*e - target);
+    consider(d, *e);
     // Keep the end on the same side as the new point's.
     if ((*e - target) * (e_lo - target) > 0)
       lo = d, e_lo = *e;
