@@ -43,8 +43,8 @@ struct RunConfig {
   // Real workloads (kge, wv, mf; see workload_options.h).
   std::string data_dir;  // --data; empty: the cache (data_cache.h)
   std::string wordnet_dir = "/usr/share/wordnet";
-  // auto | random | graph | block (work_split.h: auto is block for mf on the
-  // parameter server, random otherwise).
+  // auto | random | graph | block (work_split.h: auto is block for mf and
+  // graph for kge and wv on several nodes, random otherwise).
   std::string partition = "auto";
   // Negative sampling through the PS (kge, wv; core/sampling/sampling.h):
   // --sampling naive|prefetch|preloc|pool|local, --reuse (pool: uses per

@@ -13,8 +13,10 @@ Status CheckPartitionMethod(const std::string& method) {
 
 std::string ResolvePartition(const std::string& method, const std::string& workload,
                              uint32_t nodes) {
-  if (method != "auto") return method;
-  return nodes > 1 && workload == "mf" ? "block" : "random";
+  if (method != "auto" || nodes <= 1) return method == "auto" ? "random" : method;
+  if (workload == "mf") return "block";
+  if (workload == "kge" || workload == "wv") return "graph";
+  return "random";
 }
 
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,

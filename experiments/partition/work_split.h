@@ -17,13 +17,16 @@ namespace augur {
 // OK if `method` names a --partition method (or auto); otherwise the error to show.
 Status CheckPartitionMethod(const std::string& method);
 
-// The method `auto` stands for on a cluster of `nodes` nodes: block for mf
-// on several nodes (DSGD blocking, as Lapse and AdaPM train MF: each column
-// block is used by one worker at a time, so rows and column blocks stay on
-// their node instead of moving between nodes), random otherwise. One node,
-// the single-node baselines included, keeps random: nothing moves there,
-// and on 2 threads the block schedule made mf 2-3x slower. Other methods
-// are returned as they are.
+// The method `auto` stands for on a cluster of `nodes` nodes. On several
+// nodes: block for mf (DSGD blocking, as Lapse and AdaPM train MF: each
+// column block is used by one worker at a time, so rows and column blocks
+// stay on their node instead of moving between nodes); graph for kge and wv
+// (a node's items share their entities and words, so few rows move: kge on
+// 2 processes of the 50k WordNet triples relocated 17,600 rows in 3 epochs
+// instead of 54,700, and its later epochs ran 1.3x faster); random for the
+// rest. One node, the single-node baselines included, keeps random: nothing
+// moves there, and on 2 threads the block schedule made mf 2-3x slower.
+// Other methods are returned as they are.
 std::string ResolvePartition(const std::string& method, const std::string& workload,
                              uint32_t nodes);
 

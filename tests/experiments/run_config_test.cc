@@ -17,8 +17,7 @@ TEST_CASE("the default policy is adaptive", "[config]") {
   CHECK(c.ToJson()["policy"] == "adaptive");
 }
 
-TEST_CASE("the default partition blocks mf on several nodes and splits the rest at random",
-          "[config]") {
+TEST_CASE("the default partition blocks mf and clusters kge and wv on several nodes", "[config]") {
   RunConfig c;
   CHECK(c.partition == "auto");
   for (const char* workload : {"mf", "kge", "wv", "zipf"}) {
@@ -27,10 +26,13 @@ TEST_CASE("the default partition blocks mf on several nodes and splits the rest 
   }
   CHECK(ResolvePartition("auto", "mf", /*nodes=*/2) == "block");
   CHECK(ResolvePartition("auto", "mf", /*nodes=*/1) == "random");
-  for (const char* workload : {"kge", "wv", "zipf"}) {
-    CHECK(ResolvePartition("auto", workload, 2) == "random");
+  for (const char* workload : {"kge", "wv"}) {
+    CHECK(ResolvePartition("auto", workload, 2) == "graph");
     CHECK(ResolvePartition("auto", workload, 1) == "random");
   }
+  CHECK(ResolvePartition("auto", "zipf", 2) == "random");
+  CHECK(ResolvePartition("auto", "zipf", 1) == "random");
+  CHECK(ResolvePartition("random", "kge", 2) == "random");
   CHECK(ResolvePartition("graph", "mf", 2) == "graph");  // an explicit choice stays
   CHECK(ResolvePartition("random", "mf", 2) == "random");
   RunConfig wrong;
