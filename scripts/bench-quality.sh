@@ -3,7 +3,8 @@
 # tuned for? adaptive and classic at 8 nodes x 4 workers in the simulator
 # (ethernet-10g, hybrid compute) against the single-node baseline (`augur
 # compare`, which runs the baseline first and calibrates the compute per sample
-# from it), every row with default flags except the sampling scheme it names:
+# from it), every row with default flags except the sampling scheme it names
+# (so the default partition: graph for kge and wv, block for mf, at 8 nodes):
 #   wv   the WordNet glosses; a small-vocabulary corpus (Debian changelogs on
 #        this machine, /usr/share/doc/*/changelog.Debian.gz, about 15k words);
 #        a Zipf-generated corpus of about 1M tokens (scripts/lib/zipf_corpus.py);
@@ -100,9 +101,8 @@ run_cell() {
   case $workload in
     kge) epochs=$kge_epochs; extra=(--dim 32 --eval-triples 0) ;;  # the whole test split
     wv) epochs=$wv_epochs ;;
-    mf) epochs=$mf_epochs; extra=(--partition block) ;;
+    mf) epochs=$mf_epochs ;;
   esac
-  [ "$workload" = mf ] || extra+=(--partition graph)
   [ -f "$out/$name/results.csv" ] && return 0  # done in an earlier invocation
   log "cell $name"
   # The cells that differ only in --sampling (which the baseline does not
