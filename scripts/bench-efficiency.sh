@@ -109,6 +109,10 @@ configs=(single single1)
 for p in "${policies[@]}"; do configs+=("tcp1-$p"); done
 configs+=(tcp2-adaptive)
 mkdir -p "$out"
+# Nothing from an earlier invocation reaches this one's report: its runs,
+# profiles and micro-benchmarks are measured now or left out.
+for wl in "${wls[@]}"; do rm -rf "${out:?}/runs/$wl"; done
+rm -f "$out/core_bench.json" "$out/bench_net.txt" "$out/bench_net_auth.txt"
 for ((r = 1; r <= repeats; r++)); do
   for wl in "${wls[@]}"; do
     n=${#configs[@]}
