@@ -126,6 +126,11 @@ class Worker {
     return held;
   }
 
+  // A hint before StepHeldPair on `key` a few ratings later: starts loading
+  // the store's index line for it (ParamStore::Prefetch). No effect on
+  // contents or counters.
+  void PrefetchHeld(Key key) const { store_.Prefetch(key); }
+
   // Flushes every replica delta of this node to its main copy and refreshes
   // the replicas (one sync round), then waits for it (REFERENCE §3).
   Status WaitSync();

@@ -183,6 +183,19 @@ class ParamStore {
                    : WithPairLocked(second, first, a, ha, b, hb, f);
   }
 
+  // A hint, no lock and no effect on contents: starts loading the index
+  // bucket where a lookup of `key` begins, from the stripe's lock-free hint
+  // (a stale hint loads a useless line). A caller that will take WithPair
+  // on keys a few steps ahead overlaps their bucket misses this way.
+  void Prefetch(Key key) const {
+    const uint64_t h = Mix64(key);
+    const Stripe& s = stripes_[StripeOfHash(h)];
+    const char* base = s.hint_base.load(std::memory_order_relaxed);
+    if (base != nullptr)
+      __builtin_prefetch(base + (h & s.hint_mask.load(std::memory_order_relaxed)) *
+                                    FlatKeyMap<Slot>::bucket_stride());
+  }
+
   // Inserts or overwrites an entry from a row (value + state): relocation
   // hand-over, replica creation, restore. A replica starts with a zero delta.
   void Install(Key key, CopyKind kind, const float* row, uint16_t version = 0);

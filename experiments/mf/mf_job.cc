@@ -81,7 +81,20 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   const float lr = task_->options().learning_rate;
   std::vector<uint32_t>& fetched = fetched_[GlobalWorker(w)];
   fetched.clear();
-  ForRatings(task_->data().train, items, [&](uint32_t item, const Rating& x) {
+  // The store's index lines of the rows kAhead ratings on (whose rating
+  // ForRatings prefetched earlier) load while this one trains.
+  constexpr size_t kAhead = 6;
+  const std::vector<Rating>& train = task_->data().train;
+  const auto prefetch = [&](size_t j) {
+    if (j >= items.size()) return;
+    const Rating& x = train[items[j]];
+    w.PrefetchHeld(MfTask::RowKey(x.row));
+    w.PrefetchHeld(MfTask::ColumnKey(x.col));
+  };
+  for (size_t j = 0; j < kAhead; ++j) prefetch(j);
+  size_t next = kAhead;
+  ForRatings(train, items, [&](uint32_t item, const Rating& x) {
+    prefetch(next++);
     const bool held =
         w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
                        [&](float* u, float* v) { s.loss += task_->TrainRating(x, u, v); });

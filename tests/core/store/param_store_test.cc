@@ -130,6 +130,25 @@ TEST_CASE("ParamStore Remove/Install move a row and reuse freed space", "[store]
   });
 }
 
+TEST_CASE("Prefetch is a hint: on empty stripes and through growth it changes nothing", "[store]") {
+  ParamStore store(ValueLayout(2), nullptr, OptimizerConfig{}, 64);
+  // Stripes never written have no hint yet; a lookup of any key must stay safe.
+  for (Key k = 0; k < 256; ++k) store.Prefetch(k);
+  CHECK(store.Size() == 0);
+  std::vector<float> v{1.0f, 2.0f};
+  for (Key k = 0; k < 4096; ++k) {
+    store.Prefetch(k + 1);  // ahead of the insert that may grow its stripe
+    REQUIRE(store.Set(k, v.data(), true));
+  }
+  for (Key k = 0; k < 8192; ++k) store.Prefetch(k);
+  CHECK(store.Size() == 4096);
+  float sum = 0;
+  for (Key k = 0; k < 4096; ++k)
+    store.With(k, false, [&](ParamStore::Entry& e) { sum += e.value[0] + e.value[1]; });
+  CHECK(sum == 4096 * 3.0f);
+  CHECK_FALSE(store.Contains(5000));
+}
+
 TEST_CASE("WithPair runs on two held rows under their locks, and on none if one is absent",
           "[store]") {
   // One stripe puts both keys under one lock; 64 spread them over two.
