@@ -24,6 +24,7 @@ void BatchJob::Partition(const ItemKeys& items) {
   Result<std::vector<std::vector<uint32_t>>> split = SplitWork(items, parts, method, config_.seed);
   AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated
   items_of_ = std::move(*split);
+  intent_runs_.assign(parts, IntentRuns());
   std::vector<uint32_t> part(items.size(), 0);
   for (uint32_t g = 0; g < parts; ++g)
     for (uint32_t i : items_of_[g]) part[i] = g;
@@ -108,7 +109,12 @@ void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch
   const uint64_t n = std::min<uint64_t>(b, mine.size() - begin);
   const std::span<const uint32_t> items(mine.data() + begin, n);
   const auto epoch = static_cast<uint32_t>(c / per_epoch);
-  if (config_.zipf.lookahead > 0 && w.UsesIntent()) {
+  const IntentRuns& runs = intent_runs_[g];
+  if (!runs.runs().empty()) {
+    const auto i = static_cast<uint32_t>(c % per_epoch);
+    for (const IntentRun& run : runs.RunsStartingAt(i))
+      w.Intent(run.keys, local, local + (run.end - i));
+  } else if (config_.zipf.lookahead > 0 && w.UsesIntent()) {
     // Each key once, in first-seen order (no sort: the table needs no order).
     scratch->all.clear();
     scratch->distinct.clear();
@@ -137,6 +143,15 @@ void BatchJob::RunWorker(Worker& w) {
   IntentScratch ahead;
   std::deque<Pending> pending;
   BatchRows rows(RowLength());
+  if (IntentRunGap() > 0 && lookahead > 0 && w.UsesIntent()) {
+    intent_runs_[g] =
+        IntentRuns(static_cast<uint32_t>(BatchesPerEpoch(g)), IntentRunGap(),
+                   [&](uint32_t i, std::vector<Key>* keys) {
+                     const size_t begin = size_t{i} * b;
+                     const size_t n = std::min<size_t>(b, mine.size() - begin);
+                     IntentKeys(std::span<const uint32_t>(mine.data() + begin, n), 0, keys);
+                   });
+  }
   for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);
   double epoch_start = w.Now();
   // One process per node (tcp): what the process spends per epoch.

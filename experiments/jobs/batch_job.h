@@ -54,6 +54,7 @@
 #include "experiments/jobs/batch_rows.h"
 #include "experiments/jobs/divergence_guard.h"
 #include "experiments/jobs/epoch_costs.h"
+#include "experiments/jobs/intent_runs.h"
 #include "experiments/jobs/job.h"
 #include "experiments/partition/graph_partitioner.h"
 
@@ -92,6 +93,13 @@ class BatchJob : public Job {
   // Keys the batch will access that are known ahead (negatives excluded).
   virtual void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                           std::vector<Key>* keys) const = 0;
+  // Above 0: the worker's intents merge into runs (jobs/intent_runs.h): uses
+  // of a key at most this many batches apart within an epoch become one
+  // signal from the first to the last, computed once from IntentKeys(items,
+  // 0) (so only for jobs whose keys do not depend on the epoch), for a job
+  // that knows no other worker uses the key between them. 0: one signal per
+  // batch, [c, c+1), for its keys.
+  virtual uint32_t IntentRunGap() const { return 0; }
   // Negative sampling: the distribution the PS sampler draws from (null: the
   // workload samples nothing) and how many keys a batch samples.
   virtual std::function<Key(Rng&)> NegativeDistribution() const { return nullptr; }
@@ -139,6 +147,9 @@ class BatchJob : public Job {
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
+  // Per global worker: its merged intents (IntentRunGap() > 0), set by that
+  // worker before its first signal; empty: a signal per batch.
+  std::vector<IntentRuns> intent_runs_;
   struct PartitionInfo {  // set by Partition(), reported as result.json's "partition"
     std::string method;
     double worker_locality = 0, node_locality = 0;  // AccessLocality of the split

@@ -1,7 +1,10 @@
 #include "experiments/mf/mf_job.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+
+#include "experiments/partition/work_split.h"
 
 namespace augur {
 
@@ -70,6 +73,12 @@ void MfJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
     keys->push_back(MfTask::RowKey(x.row));
     keys->push_back(MfTask::ColumnKey(x.col));
   });
+}
+
+uint32_t MfJob::IntentRunGap() const {
+  return ResolvePartition(config_.partition, config_.workload, config_.nodes) == "block"
+             ? UINT32_MAX
+             : 0;
 }
 
 BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,

@@ -4,7 +4,9 @@
 // optimizer; so the arithmetic does not depend on where a key is, and a
 // resumed run matches an uninterrupted one. On a one-node cluster the steps
 // run on the store's rows directly (Worker::ResolveDirect: no copy, Hogwild
-// as the baseline). Intent covers the batch's rows and columns.
+// as the baseline). Intent covers the batch's rows and columns; under
+// --partition block, a row's for the epoch and a column's for its sub-epoch
+// (IntentRunGap).
 // Threading: see BatchJob.
 #pragma once
 
@@ -24,6 +26,10 @@ class MfJob final : public TaskJob<MfTask> {
  protected:
   void IntentKeys(std::span<const uint32_t> items, uint32_t epoch,
                   std::vector<Key>* keys) const override;
+  // Under --partition block no other worker uses a row during the run or a
+  // column during the sub-epoch that this worker uses it in: a key's intents
+  // over an epoch are one signal (rows: the epoch; columns: their sub-epoch).
+  uint32_t IntentRunGap() const override;
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
                         SampleHandle negatives, BatchRows& rows) const override;
   nlohmann::json Evaluate(Worker& w) const override;

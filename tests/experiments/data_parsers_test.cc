@@ -176,7 +176,7 @@ TEST_CASE("text corpus tokenises and validates its files", "[data]") {
   CHECK_THAT(ReadTextCorpus(d.path(), 1).status().message(), Catch::Contains("vocab.tsv:2: count"));
 }
 
-TEST_CASE("mf generator is skewed, exact and round-trips; reader checks bounds", "[data]") {
+TEST_CASE("mf generator is skewed, exact and round-trips and its reader checks bounds", "[data]") {
   MfGenOptions o;
   o.rows = 300;
   o.cols = 100;

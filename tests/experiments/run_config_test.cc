@@ -43,7 +43,7 @@ TEST_CASE("the default partition blocks mf and clusters kge and wv on several no
   CHECK_FALSE(wrong.Validate().ok());
 }
 
-TEST_CASE("kge signals intent 2 batches ahead by default, the others 32; --lookahead wins",
+TEST_CASE("kge signals intent 2 batches ahead by default and the others 32 but --lookahead wins",
           "[config]") {
   for (const char* workload : {"kge", "wv", "mf", "zipf"}) {
     RunConfig c;
@@ -64,7 +64,7 @@ TEST_CASE("kge signals intent 2 batches ahead by default, the others 32; --looka
   CHECK_FALSE(huge.Validate().ok());
 }
 
-TEST_CASE("replica clipping defaults to factor 2 for wv and 4 for mf; --replica-clip wins",
+TEST_CASE("replica clipping defaults to factor 2 for wv and 4 for mf but --replica-clip wins",
           "[config]") {
   for (const char* workload : {"wv", "mf"}) {
     RunConfig c;

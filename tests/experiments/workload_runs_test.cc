@@ -110,7 +110,7 @@ TEST_CASE("kge: loopback PS reaches the single-node quality", "[workloads]") {
   CHECK(ps.totals[NodeCounter::kIntents] > 0);
 }
 
-TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads]") {
+TEST_CASE("wv: loss decreases and the loopback PS matches the single node", "[workloads]") {
   TempDir dir("wv-run");
   testing::WriteTinyCorpus(dir);
   const RunConfig c = TinyConfig("wv", dir.path(), 3);
@@ -135,7 +135,7 @@ TEST_CASE("wv: loss decreases; loopback PS matches the single node", "[workloads
   CHECK(losses.back().get<double>() < losses.front().get<double>());
 }
 
-TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[workloads]") {
+TEST_CASE("mf: test RMSE decreases and the loopback PS matches the single node", "[workloads]") {
   TempDir dir("mf-run");
   REQUIRE(testing::WriteTinyMf(dir.path()).ok());
   RunConfig c = TinyConfig("mf", dir.path(), 30);
@@ -160,6 +160,17 @@ TEST_CASE("mf: test RMSE decreases; loopback PS matches the single node", "[work
     INFO("local " << blocked.totals.LocalAccessRatio());
     CHECK(blocked.totals[NodeCounter::kRelocations] > 0);
     CHECK(blocked.totals.LocalAccessRatio() > 0.9);
+    // Each key's intents merge into one signal per epoch (a row) or
+    // sub-epoch (a column): at most every key once per epoch, far fewer than
+    // the two keys per rating that per-batch signals name.
+    const uint64_t keys = blocked.totals[NodeCounter::kIntentKeys];
+    INFO("intent keys " << keys << ", ratings trained " << blocked.samples);
+    CHECK(keys > 0);
+    CHECK(keys * 4 < blocked.samples);
+    SECTION("per-batch intents under random partitioning name about two keys per rating") {
+      const RunResult random = Loopback(c, 2, 2, "random");
+      CHECK(random.totals[NodeCounter::kIntentKeys] > random.samples);
+    }
   }
 }
 

@@ -15,7 +15,7 @@ namespace {
 using testing::CheckSums;
 using testing::JitteryCluster;
 
-TEST_CASE("pull returns the initializer's value; push, set and wait behave", "[protocol]") {
+TEST_CASE("pull returns the initializer's value and push, set and wait behave", "[protocol]") {
   LoopbackOptions o = JitteryCluster(3, 2, 1);
   o.node.init = [](Key k, std::span<float> v) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(k % 100) + 0.5f * i;
