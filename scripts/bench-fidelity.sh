@@ -271,6 +271,9 @@ src, dst = sys.argv[1], sys.argv[2]
 fixed, per_byte, burst = (float(x) for x in sys.argv[3:6])
 c = json.load(open(src))
 c["seconds_per_message"] += fixed
+# The path's wake-ups and the emulation's timer are per frame, coalesced or not.
+if c.get("seconds_per_coalesced_message", -1) >= 0:
+    c["seconds_per_coalesced_message"] += fixed
 # Charged to the bytes beyond tbf's bucket that wait for the link (simulator/nic.h).
 c["seconds_per_queued_byte"] = per_byte
 c["queued_byte_burst"] = burst

@@ -31,8 +31,12 @@ class ComputeModel {
 
   // Flops to execute for a worker's Compute(modelled_seconds).
   double WorkerFlops(double modelled_seconds);
-  // Flops to execute after handling one incoming message of `bytes`.
+  // Flops to execute after handling one incoming message of `bytes`; for
+  // the second and later messages of a parcel, CoalescedMessageFlops.
   double MessageFlops(uint64_t bytes);
+  double CoalescedMessageFlops(uint64_t bytes) const {
+    return costs_.CoalescedMessageSeconds(bytes) * kReferenceFlopsPerSecond;
+  }
   // Flops a sender spends on `bytes` that waited for a busy link (modelled
   // in every mode: measured mode has no kernel to measure).
   double QueuedFlops(uint64_t bytes) const {

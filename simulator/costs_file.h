@@ -45,6 +45,12 @@ struct SimCosts {
   double seconds_per_message_byte = 0;
   // How seconds_per_message was measured (one line; "" = not calibrated).
   std::string message_cost_source;
+  // A message that reaches a node together with others (read in the same
+  // wake-up of its I/O thread: a burst of relocations, a parcel of several
+  // frames) costs only its handling, not another wake-up and syscall: fixed
+  // part of each message of a parcel after the first (the per-byte part as
+  // above). Negative: seconds_per_message (files from before it).
+  double seconds_per_coalesced_message = -1;
   // The sender's CPU per byte of a frame that waits for its link to drain
   // (a shaped or saturated link: the kernel wakes the sender chunk by chunk
   // as the link takes them). Not measured by `augur calibrate` (loopback
@@ -79,9 +85,15 @@ struct SimCosts {
   std::string machine;     // where it was calibrated
   std::string git_commit;  // by which build
 
-  // Simulated seconds to handle a message of `bytes`.
+  // Simulated seconds to handle a message of `bytes`: alone, or after the
+  // first of the messages that arrived with it.
   double MessageSeconds(uint64_t bytes) const {
     return seconds_per_message + seconds_per_message_byte * static_cast<double>(bytes);
+  }
+  double CoalescedMessageSeconds(uint64_t bytes) const {
+    return (seconds_per_coalesced_message >= 0 ? seconds_per_coalesced_message
+                                               : seconds_per_message) +
+           seconds_per_message_byte * static_cast<double>(bytes);
   }
   nlohmann::json ToJson() const;
   // The fields added with core counts and the loopback link are optional.

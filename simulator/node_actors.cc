@@ -41,9 +41,12 @@ void ProtocolActor(SimCluster* cluster, NodeId n) {
       continue;
     }
     if (!measured) {
+      // One wake-up for the parcel: its first frame at a message's full
+      // cost, the frames that came with it at their handling's.
       double flops = 0;
-      for (const std::vector<uint8_t>& frame : p->frames)
-        flops += compute.MessageFlops(frame.size());
+      for (size_t i = 0; i < p->frames.size(); ++i)
+        flops += i == 0 ? compute.MessageFlops(p->frames[i].size())
+                        : compute.CoalescedMessageFlops(p->frames[i].size());
       Charge(compute, flops);
     }
     // Frames that arrived together are handled together: their answers to

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "backends/tcp/crypto.h"
@@ -19,6 +20,7 @@
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
+#include "experiments/launch/cpu_pinning.h"
 #include "experiments/launch/hostfile.h"
 #include "experiments/launch/launch_env.h"
 #include "experiments/launch/process_group.h"
@@ -40,6 +42,7 @@ struct LaunchFlags {
   std::string augur_path;
   std::string kill_after = "45s";
   uint32_t restarts = 0;  // --restart-on-failure N
+  bool pin = false;       // --pin: rank r on the r-th allowed CPU (--local only)
   std::string out;        // --out: program mode's OUT (flags mode: --out after --)
   std::vector<std::string> run_flags;
 };
@@ -100,7 +103,8 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
 // listening socket, bound here, which rank 0 inherits (--coordinator-fd).
 std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& hosts,
                           const std::vector<std::string>& passed, const std::string& coordinator,
-                          int coordinator_fd, const std::string& out_dir, double kill_after) {
+                          int coordinator_fd, const std::string& out_dir, double kill_after,
+                          const std::vector<int>& cpus) {
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
   ProcessGroup group;
   for (uint32_t r = 0; r < nodes; ++r) {
@@ -145,6 +149,9 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
       for (const std::string& a : run) cmd += " " + ShellQuote(a);
       argv.push_back(cmd);
     }
+    // A spawned process inherits the spawning thread's CPU affinity.
+    std::optional<ScopedCpuPin> pin;
+    if (!cpus.empty()) pin.emplace(cpus[r]);
     if (Status s = group.Spawn("rank " + std::to_string(r), argv, pass_fd); !s.ok()) {
       std::fprintf(stderr, "augur: cannot start rank %u: %s\n", r, s.message().c_str());
       return {};
@@ -166,6 +173,14 @@ int Launch(LaunchFlags& f) {
     hosts = *h;
   }
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
+  std::vector<int> cpus;  // --pin: rank r's CPU
+  if (f.pin) {
+    if (f.local == 0) return UsageError("--pin pins local ranks; it needs --local N");
+    cpus = AllowedCpus();
+    if (cpus.size() < nodes)
+      return UsageError("--pin: " + std::to_string(nodes) + " ranks but only " +
+                        std::to_string(cpus.size()) + " CPUs allowed here");
+  }
   std::string out_dir, checkpoint_dir;
   std::vector<std::string> passed;
   const bool program = IsProgram(f.run_flags);
@@ -231,7 +246,7 @@ int Launch(LaunchFlags& f) {
     std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
                 coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
     codes = RunRanks(f, hosts, passed, coordinator, pick_port ? coordinator_socket.fd() : -1,
-                     out_dir, *kill_after);
+                     out_dir, *kill_after, cpus);
     if (codes.empty()) return RunError("cannot start the ranks");
     failed = false;
     for (uint32_t r = 0; r < nodes; ++r) {
@@ -301,6 +316,10 @@ CommandFn AddLaunchCommand(CLI::App& root) {
       "once per rank with AUGUR_RANK, AUGUR_NODES, AUGUR_COORDINATOR, AUGUR_SECRET_FILE, "
       "AUGUR_CLUSTER_ID and AUGUR_OUT set (augur.join reads them)");
   app->add_option("--local", f->local, "Start N nodes on this machine (loopback)");
+  app->add_flag(
+      "--pin", f->pin,
+      "With --local: pin rank r to the r-th CPU this process may use (a node on a core "
+      "of its own, as `augur sim --host-cores 1` models it); needs as many CPUs as ranks");
   app->add_option("--hostfile", f->hostfile,
                   "Start ranks over ssh: one host per line, optional 'slots=N'; OUT and the "
                   "secret file must be on a shared filesystem");

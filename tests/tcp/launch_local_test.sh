@@ -57,3 +57,22 @@ set -e
 [ "$code" = 2 ] || fail "launch with a reserved flag exited $code, expected 2"
 grep -q -- '--rank is set by launch' "$WORK/bad.log" || fail "no clear usage error"
 pass "reserved run flag refused"
+
+# --pin: rank r on the r-th allowed CPU (a spawned program inherits it), and
+# refused without --local or with more ranks than CPUs.
+ncpu=$(nproc)
+timeout 60 "$AUGUR" launch --local "$ncpu" --pin -- sh -c 'grep Cpus_allowed_list /proc/self/status' \
+  >"$WORK/pin.log" 2>&1 || { cat "$WORK/pin.log"; fail "launch --pin failed"; }
+for ((r = 0; r < ncpu; r++)); do
+  cpu=$(sed -n "s/^\[rank $r\] Cpus_allowed_list:[[:space:]]*//p" "$WORK/pin.log")
+  [ -n "$cpu" ] || { cat "$WORK/pin.log"; fail "rank $r printed no affinity"; }
+  case $cpu in *[-,]*) cat "$WORK/pin.log"; fail "rank $r is not on one CPU: $cpu" ;; esac
+  seen="${seen:-} $cpu "
+done
+[ "$(echo $seen | tr ' ' '\n' | sort -u | wc -l)" -eq "$ncpu" ] || fail "ranks share a CPU: $seen"
+if "$AUGUR" launch --local $((ncpu + 1)) --pin -- $SMALL >"$WORK/pin-many.log" 2>&1; then
+  fail "--pin accepted more ranks than CPUs"
+fi
+grep -q -- "--pin: $((ncpu + 1)) ranks but only $ncpu CPUs" "$WORK/pin-many.log" ||
+  { cat "$WORK/pin-many.log"; fail "no clear --pin error"; }
+pass "launch --pin puts each of $ncpu ranks on a CPU of its own"
