@@ -19,6 +19,14 @@
 
 namespace augur {
 
+// One intent signal: "these keys will be accessed while the worker's clock
+// is in [start, end)" (Worker::Intent).
+struct IntentSignal {
+  std::span<const Key> keys;
+  Clock start = 0;
+  Clock end = 0;
+};
+
 class NodePort {
  public:
   virtual ~NodePort() = default;
@@ -35,7 +43,9 @@ class NodePort {
   // its operations completes, a barrier opens or nothing is incoming.
   virtual void SetWaiting(WorkerId w, bool waiting) = 0;
 
-  virtual void RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) = 0;
+  // Several signals of w at once: the node acts on them together (one set
+  // of messages), as on one signal.
+  virtual void RecordIntents(WorkerId w, std::span<const IntentSignal> signals) = 0;
   virtual void RecordClock(WorkerId w, Clock clock) = 0;
   // Starts one sync round of every replica held here for w; its operation
   // id, or 0 when no replica is held.

@@ -200,8 +200,11 @@ Status Worker::WaitAll() {
 }
 
 void Worker::Intent(std::span<const Key> keys, Clock start, Clock end) {
-  node_.RecordIntent(id_, keys, start, end);
+  const IntentSignal signal{keys, start, end};
+  node_.RecordIntents(id_, std::span<const IntentSignal>(&signal, 1));
 }
+
+void Worker::Intents(std::span<const IntentSignal> signals) { node_.RecordIntents(id_, signals); }
 
 void Worker::AdvanceClock() {
   ++clock_;

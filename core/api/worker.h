@@ -64,6 +64,9 @@ class Worker {
 
   // "This worker will access `keys` while its clock is in [start, end)."
   void Intent(std::span<const Key> keys, Clock start, Clock end);
+  // Several signals at once: the node acts on them together, so the
+  // messages they cause leave in as few frames as one signal's would.
+  void Intents(std::span<const IntentSignal> signals);
   // False on a one-node cluster, where an intent has nothing to act on (it
   // is only counted): callers may skip computing the keys.
   bool UsesIntent() const;

@@ -21,14 +21,16 @@ IntentTracker::IntentTracker(EngineContext& cx, Relocation& relocation, Quiesce&
       clocks_(workers, 0),
       lead_histogram_(kLeadBuckets, 0) {}
 
-void IntentTracker::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
-  cx_.counters.Add(NodeCounter::kIntents);
-  cx_.counters.Add(NodeCounter::kIntentKeys, keys.size());
-  if (cx_.solo()) return;
+void IntentTracker::RecordIntents(WorkerId w, std::span<const IntentSignal> signals) {
+  size_t keys = 0;
+  for (const IntentSignal& s : signals) keys += s.keys.size();
+  cx_.counters.Add(NodeCounter::kIntents, signals.size());
+  cx_.counters.Add(NodeCounter::kIntentKeys, keys);
+  if (cx_.solo() || signals.empty()) return;
   Effects fx;
   {
     EngineLock g(cx_, fx);
-    intents_.Add(w, keys, start, end, clocks_[w]);
+    for (const IntentSignal& s : signals) intents_.Add(w, s.keys, s.start, s.end, clocks_[w]);
     ActOnIntents(w, &fx);
     // Sync rounds also re-estimate the action window.
     fx.arm_timer = !cx_.timer_armed && cx_.policy.LocalizesOnIntent();

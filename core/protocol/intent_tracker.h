@@ -10,7 +10,7 @@
 //
 // Owns: the intent table, the action timing, the workers' clocks as last
 // reported and the histogram of intent leads.
-// Locking: RecordIntent and RecordClock take the engine lock themselves;
+// Locking: RecordIntents and RecordClock take the engine lock themselves;
 // every other method REQUIRES the engine lock held.
 #pragma once
 
@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "core/api/node_port.h"
 #include "core/base/types.h"
 #include "core/metrics/node_metrics.h"
 #include "core/protocol/action_timing.h"
@@ -37,7 +38,8 @@ class IntentTracker {
   IntentTracker(const IntentTracker&) = delete;
   IntentTracker& operator=(const IntentTracker&) = delete;
 
-  void RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end);
+  // Adds every signal, then acts once (one flush of the messages it causes).
+  void RecordIntents(WorkerId w, std::span<const IntentSignal> signals);
   void RecordClock(WorkerId w, Clock clock);
 
   // REQUIRES (all below): engine lock held.

@@ -105,7 +105,7 @@ class Node final : private NodePort {
   bool OpDone(uint64_t op_id) override;
   bool WorkerIdle(WorkerId w) override;
   void SetWaiting(WorkerId w, bool waiting) override;
-  void RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) override;
+  void RecordIntents(WorkerId w, std::span<const IntentSignal> signals) override;
   void RecordClock(WorkerId w, Clock clock) override;
   uint64_t StartWaitSync(WorkerId w) override;
   uint64_t ArriveAtBarrier(WorkerId w) override;

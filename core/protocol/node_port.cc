@@ -25,8 +25,8 @@ void Node::SetWaiting(WorkerId w, bool waiting) {
   cx_.ops.SetWaiting(w, waiting);
 }
 
-void Node::RecordIntent(WorkerId w, std::span<const Key> keys, Clock start, Clock end) {
-  intents_.RecordIntent(w, keys, start, end);
+void Node::RecordIntents(WorkerId w, std::span<const IntentSignal> signals) {
+  intents_.RecordIntents(w, signals);
 }
 
 void Node::RecordClock(WorkerId w, Clock clock) { intents_.RecordClock(w, clock); }

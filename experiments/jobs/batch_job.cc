@@ -112,8 +112,11 @@ void BatchJob::Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch
   const IntentRuns& runs = intent_runs_[g];
   if (!runs.runs().empty()) {
     const auto i = static_cast<uint32_t>(c % per_epoch);
+    std::vector<IntentSignal>& signals = scratch->signals;
+    signals.clear();
     for (const IntentRun& run : runs.RunsStartingAt(i))
-      w.Intent(run.keys, local, local + (run.end - i));
+      signals.push_back(IntentSignal{run.keys, local, local + (run.end - i)});
+    w.Intents(signals);
   } else if (config_.zipf.lookahead > 0 && w.UsesIntent()) {
     // Each key once, in first-seen order (no sort: the table needs no order).
     scratch->all.clear();

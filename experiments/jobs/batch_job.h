@@ -139,6 +139,7 @@ class BatchJob : public Job {
   struct IntentScratch {  // one per worker
     std::vector<Key> all, distinct;
     BatchIndex seen;
+    std::vector<IntentSignal> signals;  // a batch's merged runs (IntentRuns)
   };
   void Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch* scratch,
               std::deque<Pending>* pending) const;

@@ -39,7 +39,7 @@ class RecordingPort final : public NodePort {
   bool OpDone(uint64_t) override { return ++polls >= 2; }
   bool WorkerIdle(WorkerId) override { return true; }
   void SetWaiting(WorkerId, bool) override {}
-  void RecordIntent(WorkerId, std::span<const Key>, Clock, Clock) override {}
+  void RecordIntents(WorkerId, std::span<const IntentSignal>) override {}
   void RecordClock(WorkerId, Clock) override {}
   uint64_t StartWaitSync(WorkerId) override { return 0; }
   uint64_t ArriveAtBarrier(WorkerId) override { return 0; }
