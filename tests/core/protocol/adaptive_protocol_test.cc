@@ -152,6 +152,48 @@ TEST_CASE("read-your-writes on relocating keys", "[protocol]") {
   }
 }
 
+TEST_CASE("signals given together are acted on together: fewer frames than one by one",
+          "[protocol]") {
+  // Node 0's worker wants 64 keys homed at node 1, each for its own window:
+  // as 64 Intent calls each request leaves on its own; as one Intents call
+  // the requests to node 1 leave together. Both count 64 signals and keys.
+  const auto frames = [](bool together) {
+    LoopbackOptions o = JitteryCluster(2, 1, 3);
+    o.network.jitter_seconds = 0;
+    o.node.policy = *MakePolicy("relocate");
+    LoopbackCluster cluster(o);
+    std::vector<Key> keys;
+    for (Key k = 0; keys.size() < 64; ++k)
+      if (cluster.node(0).HomeOf(k) == 1) keys.push_back(k);
+    MetricsSnapshot at0;
+    REQUIRE(cluster
+                .Run([&](Worker& w) {
+                  if (w.node_id() == 0) {
+                    std::vector<IntentSignal> signals;
+                    for (size_t i = 0; i < keys.size(); ++i)
+                      signals.push_back(IntentSignal{std::span<const Key>(&keys[i], 1), 0,
+                                                     static_cast<Clock>(2 + i)});
+                    if (together) {
+                      w.Intents(signals);
+                    } else {
+                      for (const IntentSignal& s : signals) w.Intent(s.keys, s.start, s.end);
+                    }
+                    w.Compute(1e-3);  // the relocations complete
+                  }
+                  REQUIRE(w.Barrier().ok());
+                  if (w.node_id() == 0) at0 = w.NodeMetrics();
+                })
+                .ok());
+    CHECK(at0[NodeCounter::kIntents] == 64);
+    CHECK(at0[NodeCounter::kIntentKeys] == 64);
+    CHECK(at0[NodeCounter::kRelocations] + at0[NodeCounter::kLocalizeRequests] > 0);
+    return at0[NodeCounter::kMessagesSent];
+  };
+  const uint64_t together = frames(true), apart = frames(false);
+  INFO("frames sent by node 0: together " << together << ", one by one " << apart);
+  CHECK(together < apart);
+}
+
 TEST_CASE("a replica lags its main copy by at most a sync period plus a round trip",
           "[protocol][replication]") {
   LoopbackOptions o = JitteryCluster(3, 1, 9);
