@@ -86,6 +86,7 @@ nlohmann::json RunConfig::ToJson() const {
     if (first_epoch_extra_seconds_per_sample > 0)
       j["first_epoch_extra_seconds_per_sample"] = first_epoch_extra_seconds_per_sample;
     j["verify"] = verify;
+    if (!evaluate) j["evaluate"] = false;
     j["checkpoint"] = {
         {"dir", checkpoint_dir}, {"every_epochs", checkpoint_every}, {"resume", resume_dir}};
   }

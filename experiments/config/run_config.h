@@ -29,6 +29,9 @@ struct RunConfig {
   ZipfOptions zipf;  // epochs, verify and seed are mirrored into it by Validate()
   uint32_t epochs = 1;
   bool verify = false;
+  // kge|wv|mf: evaluate the trained model (--no-eval: not; result.json then
+  // has no quality, as for timing runs such as calibrate's).
+  bool evaluate = true;
   // Parameter management (core/policy): --policy, --sync-period, --replicate, --act-immediately.
   double sync_period_seconds = 1e-3;
   double sync_significance = 0.0;  // --sync-significance (core NodeOptions)

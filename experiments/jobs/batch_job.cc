@@ -235,7 +235,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (w.id() == 0) node_metrics_[w.node_id()] = w.NodeMetrics();
   w.Barrier();  // every node took its snapshot before evaluation traffic starts
   // A diverged model is not evaluated, nor one whose node is shutting down.
-  if (records && !Stopped() && !failed() && !w.cancelled()) {
+  if (records && config_.evaluate && !Stopped() && !failed() && !w.cancelled()) {
     // Wall time on every backend (virtual clocks do not advance here).
     const auto eval_start = std::chrono::steady_clock::now();
     quality_ = std::make_unique<nlohmann::json>(Evaluate(w));

@@ -343,9 +343,13 @@ json.dump(c, open(sys.argv[2], "w"))' "$work/costs.json" "$work/costs-c.json"
   "$augur" sim "${burst[@]}" --costs "$work/costs.json" --out "$work/full" > /dev/null
   "$augur" sim "${burst[@]}" --costs "$work/costs-c.json" --out "$work/c1" > /dev/null
   "$augur" sim "${burst[@]}" --costs "$work/costs-c.json" --out "$work/c2" > /dev/null
+  "$augur" sim "${burst[@]}" --costs "$work/costs-c.json" --no-eval --out "$work/c3" > /dev/null
   python3 - "$work" <<'PY' || fail "coalesced messages are not charged as the costs file says"
 import json, sys
-r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("full", "c1", "c2")}
+r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("full", "c1", "c2", "c3")}
+# --no-eval (calibrate's fits): the same epochs, no quality.
+assert "quality" in r["c1"] and "quality" not in r["c3"], (r["c1"].keys(), r["c3"].keys())
+assert r["c3"]["config"]["evaluate"] is False and r["c3"]["epoch_seconds"] == r["c1"]["epoch_seconds"]
 assert r["full"]["costs"]["seconds_per_coalesced_message"] == -1, r["full"]["costs"]
 assert r["c1"]["costs"]["seconds_per_coalesced_message"] == 0, r["c1"]["costs"]
 assert r["c1"]["epoch_seconds"] == r["c2"]["epoch_seconds"], "not deterministic"
