@@ -12,6 +12,7 @@ IntentRuns::IntentRuns(uint32_t batches, uint32_t gap,
   struct Open {
     uint32_t start, last;
     uint64_t seq;  // first-use order of the run
+    Key key;
   };
   struct Closed {
     uint32_t start, end;
@@ -20,7 +21,6 @@ IntentRuns::IntentRuns(uint32_t batches, uint32_t gap,
   };
   FlatKeyMap<uint32_t> open_of;  // key -> its open run in `open`
   std::vector<Open> open;
-  std::vector<Key> open_key;
   std::vector<Closed> closed;
   std::vector<Key> keys;
   uint64_t seq = 0;
@@ -30,8 +30,7 @@ IntentRuns::IntentRuns(uint32_t batches, uint32_t gap,
     for (Key k : keys) {
       const auto [at, inserted] = open_of.Insert(k, static_cast<uint32_t>(open.size()));
       if (inserted) {
-        open.push_back(Open{i, i, seq++});
-        open_key.push_back(k);
+        open.push_back(Open{i, i, seq++, k});
         continue;
       }
       Open& o = open[*at];
@@ -41,11 +40,10 @@ IntentRuns::IntentRuns(uint32_t batches, uint32_t gap,
         continue;
       }
       closed.push_back(Closed{o.start, o.last + 1, o.seq, k});
-      o = Open{i, i, seq++};
+      o = Open{i, i, seq++, k};
     }
   }
-  for (size_t j = 0; j < open.size(); ++j)
-    closed.push_back(Closed{open[j].start, open[j].last + 1, open[j].seq, open_key[j]});
+  for (const Open& o : open) closed.push_back(Closed{o.start, o.last + 1, o.seq, o.key});
   std::sort(closed.begin(), closed.end(), [](const Closed& a, const Closed& b) {
     return std::tie(a.start, a.end, a.seq) < std::tie(b.start, b.end, b.seq);
   });
