@@ -21,7 +21,8 @@ BatchJob::~BatchJob() = default;
 void BatchJob::Partition(const ItemKeys& items) {
   const uint32_t parts = config_.nodes * config_.workers;
   const std::string method = ResolvePartition(config_.partition, config_.workload, config_.nodes);
-  Result<std::vector<std::vector<uint32_t>>> split = SplitWork(items, parts, method, config_.seed);
+  Result<std::vector<std::vector<uint32_t>>> split =
+      SplitWork(items, parts, method, config_.seed, config_.workers);
   AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated
   items_of_ = std::move(*split);
   intent_runs_.assign(parts, IntentRuns());

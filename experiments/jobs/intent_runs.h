@@ -2,11 +2,13 @@
 // per run of batches that use a key, instead of one signal per batch.
 //
 // A worker signals, for batch i of an epoch, "I will access these keys while
-// my clock is in [i, i+1)" (BatchJob). Where the job knows that no other
-// worker uses a key between two of this worker's uses (mf under `--partition
-// block`: a row belongs to one worker for the whole run, a column block to
-// one worker per sub-epoch), the per-batch signals of the key say no more
-// than one signal from its first use to its last: [first, last + 1). The
+// my clock is in [i, i+1)" (BatchJob). Where the job knows that no worker of
+// another node uses a key between two of this worker's uses (mf under
+// `--partition block`: a row belongs to one worker for the whole run, a
+// column block to one node's workers per sub-epoch), the per-batch signals
+// of the key say no more than one signal from its first use to its last:
+// [first, last + 1). (The node's own workers share its copy, and each
+// signals its own runs.) The
 // node then counts, activates and expires each key once per run instead of
 // once per batch it appears in.
 //

@@ -20,10 +20,11 @@ std::string ResolvePartition(const std::string& method, const std::string& workl
 }
 
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,
-                                                     const std::string& method, uint64_t seed) {
+                                                     const std::string& method, uint64_t seed,
+                                                     uint32_t workers_per_node) {
   if (parts == 0) return Status::Error("--partition: need at least one worker");
   if (method == "block") {
-    Result<BlockPlan> plan = BlockSchedule(items, parts, seed);
+    Result<BlockPlan> plan = BlockSchedule(items, parts, workers_per_node, seed);
     if (!plan.ok()) return plan.status();
     return std::move(plan->order);
   }

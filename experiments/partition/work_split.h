@@ -31,7 +31,10 @@ std::string ResolvePartition(const std::string& method, const std::string& workl
                              uint32_t nodes);
 
 // Error (naming the flag) for an unknown method or items block cannot split.
+// `workers_per_node`: the block schedule's group (a node's workers share its
+// column block; block_schedule.h); the other methods ignore it.
 Result<std::vector<std::vector<uint32_t>>> SplitWork(const ItemKeys& items, uint32_t parts,
-                                                     const std::string& method, uint64_t seed);
+                                                     const std::string& method, uint64_t seed,
+                                                     uint32_t workers_per_node = 1);
 
 }  // namespace augur
