@@ -12,7 +12,10 @@
 #   kge  all of WordNet and Debian's package relations (scripts/lib/debian_kg.py
 #        over `apt-cache dumpavail`: 107k packages, hubs such as libc6), each
 #        with --sampling naive, pool and local
-#   mf   a generated 20,000 x 2,000 matrix of 1M ratings at rank 32 and 100
+#   mf   a generated 20,000 x 2,000 matrix of 1M ratings at rank 32 and 100, and
+#        100,000 x 10,000 with 10M ratings at rank 32 (at 1M, 32 workers get
+#        28k ratings each an epoch: a sub-epoch of the block schedule is
+#        shorter than a replica's sync round trip, which 10M is not)
 # and prints every cell: quality against the baseline (goal: within 2%, never
 # diverged) and speed-up (goal: >= 4x wv, >= 6x kge and mf; naive kge is judged
 # on quality only, with the link arithmetic printed). kge is ranked on the whole
@@ -44,6 +47,7 @@ cells=(
   "kge-debian-local kge debian-kg --sampling local"
   "mf-r32 mf mf --dim 32"
   "mf-r100 mf mf --dim 100"
+  "mf-r32-10m mf mf10m --dim 32"
 )
 # QUALITY_CELLS: names separated by spaces or commas; each must be a cell above.
 selected=" $(tr ',' ' ' <<<"${QUALITY_CELLS:-}") "
@@ -93,6 +97,9 @@ if [ ! -d "$data/debian-kg" ]; then
 fi
 [ -d "$data/mf" ] || "$augur" data mf --rows 20000 --cols 2000 --nnz 1000000 --seed 1 \
   --out "$data/mf" >&2
+if [[ -z "$selected" || "$selected" == *" mf-r32-10m "* ]] && [ ! -d "$data/mf10m" ]; then
+  "$augur" data mf --rows 100000 --cols 10000 --nnz 10000000 --seed 1 --out "$data/mf10m" >&2
+fi
 
 run_cell() {
   local name=$1 workload=$2 set=$3

@@ -199,7 +199,8 @@ Result<JsonValue> ReadBaselineRun(const std::string& path, const CompareOptions&
 }
 
 // The baseline record from --baseline's files: the first is its result, the
-// others its repeats.
+// others its repeats, except a one-thread run of a baseline of several
+// threads (compare's single-t1), which is its one-thread timing run.
 Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOptions& o) {
   CompareRecord r;
   r.name = "single";
@@ -213,6 +214,11 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
     if (!run.ok()) return run.status();
     if (at == 0) {
       r.result = std::move(*run);
+    } else if ((*run)->value("workers_per_node", 0) == 1 &&
+               r.result->value("workers_per_node", 0) > 1) {
+      if (r.baseline_one_thread.has_value())
+        return Status::Error("--baseline " + paths + ": more than one one-thread run");
+      r.baseline_one_thread = std::move(*run);
     } else {
       r.baseline_repeats.push_back(std::move(*run));
     }
@@ -221,7 +227,8 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
   return r;
 }
 
-// Runs the baseline `runs` times (run 1 is the record, the others its repeats).
+// Runs the baseline `runs` times (run 1 is the record, the others its
+// repeats), then its one-thread timing run if it has one.
 Result<CompareRecord> RunBaseline(const CompareOptions& o, uint32_t cores, uint32_t runs,
                                   size_t total) {
   Result<CompareRecord> base = Execute(PlanSingle(o, cores, 1), 1, total);
@@ -230,6 +237,11 @@ Result<CompareRecord> RunBaseline(const CompareOptions& o, uint32_t cores, uint3
     Result<CompareRecord> again = Execute(PlanSingle(o, cores, k), k, total);
     if (!again.ok()) return again.status();
     base->baseline_repeats.push_back(again->result);
+  }
+  if (std::optional<PlannedRun> one = PlanSingleOneThread(o, cores)) {
+    Result<CompareRecord> timing = Execute(*one, runs + 1, total);
+    if (!timing.ok()) return timing.status();
+    base->baseline_one_thread = timing->result;
   }
   return base;
 }
@@ -275,14 +287,17 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   const bool calibrated =
       o.worker_cost == "calibrated" && o.backend != "loopback" && !IsPythonWorkload(o.workload);
   const bool calibrating = calibrated && o.costs_file.empty();
-  const uint32_t baseline_runs = f.baseline.empty() ? BaselineRuns(o, cores) : 1;
+  const uint32_t baseline_repeats = f.baseline.empty() ? BaselineRuns(o, cores) : 1;
+  const bool one_thread_timing = f.baseline.empty() && PlanSingleOneThread(o, cores).has_value();
+  // The baseline's runs, its one-thread timing run included.
+  const uint32_t baseline_runs = baseline_repeats + (one_thread_timing ? 1 : 0);
   const size_t total = first.size() + baseline_runs + (calibrating ? 1 : 0);
-  std::fprintf(stderr,
-               "[compare] %s on %s: %zu runs (baseline x %u + %zu policies x %zu node counts)\n",
-               o.workload.c_str(), o.backend.c_str(), total, baseline_runs, o.policies.size(),
-               o.nodes.size());
+  std::fprintf(
+      stderr, "[compare] %s on %s: %zu runs (baseline x %u%s + %zu policies x %zu node counts)\n",
+      o.workload.c_str(), o.backend.c_str(), total, baseline_repeats,
+      one_thread_timing ? " + its one-thread timing" : "", o.policies.size(), o.nodes.size());
   std::vector<CompareRecord> records;
-  Result<CompareRecord> base = f.baseline.empty() ? RunBaseline(o, cores, baseline_runs, total)
+  Result<CompareRecord> base = f.baseline.empty() ? RunBaseline(o, cores, baseline_repeats, total)
                                                   : ReadBaseline(f.baseline, o);
   if (!base.ok()) return RunError(base.status().message());
   records.push_back(*base);
@@ -305,13 +320,13 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
                   "baseline's %.3g us per sample per core",
                   1e6 * costs->seconds_per_sample, o.costs_file.c_str(),
                   costs->worker_cost_source.c_str(),
-                  1e6 * BaselineSecondsPerSample(base->result, cores));
+                  1e6 * BaselineSpeedOf(*base, cores).seconds_per_sample);
     worker_cost_note = note;
     std::fprintf(stderr,
                  "[compare] worker compute per sample: %.3g us (calibrated Augur worker, %s)\n",
                  1e6 * costs->seconds_per_sample, o.costs_file.c_str());
   } else if (o.backend != "tcp" && !o.user_compute_per_sample) {
-    o.compute_per_sample = BaselineSecondsPerSample(base->result, cores);
+    o.compute_per_sample = BaselineSpeedOf(*base, cores).seconds_per_sample;
     std::fprintf(stderr, "[compare] modelled compute per sample: %.3g us (from the baseline)\n",
                  1e6 * *o.compute_per_sample);
   }

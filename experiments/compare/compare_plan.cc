@@ -121,6 +121,19 @@ PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores, uint32_t
   return r;
 }
 
+std::optional<PlannedRun> PlanSingleOneThread(const CompareOptions& o, uint32_t hardware_cores) {
+  if (SingleThreads(o, hardware_cores) <= 1 || IsPythonWorkload(o.workload)) return std::nullopt;
+  PlannedRun r;
+  r.name = "single-t1";
+  r.out_dir = o.out_dir + "/runs/" + r.name;
+  r.args = {"single", "--threads", "1"};
+  AddCommon(o, &r.args);
+  r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
+  r.args.push_back("--out");
+  r.args.push_back(r.out_dir);
+  return r;
+}
+
 PlannedRun PlanCalibration(const CompareOptions& o) {
   PlannedRun r;
   r.name = "calibrate";

@@ -58,6 +58,10 @@ struct PlannedRun {
 // Run `run` (1-based) of the baseline (`augur single`): "single", then
 // "single-r2", "single-r3", ... with the same flags and seed.
 PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores, uint32_t run = 1);
+// The baseline's one-thread timing run, "single-t1" (the speed reference's
+// other candidate: compare_record.h), when the baseline runs several threads
+// of a C++ workload; none otherwise.
+std::optional<PlannedRun> PlanSingleOneThread(const CompareOptions& o, uint32_t hardware_cores);
 // How often the baseline runs: baseline_runs, else 3 when it runs several
 // threads (Hogwild: its update order, and so its model, differs run to run
 // with the same seed) and 1 when it runs one (deterministic).

@@ -84,6 +84,23 @@ double BaselineSecondsPerSample(const nlohmann::json& single, uint32_t hardware_
   return MeanOf(single.value("epoch_seconds", nlohmann::json::array())) * cores / per_epoch;
 }
 
+BaselineSpeed BaselineSpeedOf(const CompareRecord& base, uint32_t hardware_cores) {
+  std::vector<double> per_sample{BaselineSecondsPerSample(*base.result, hardware_cores)};
+  for (const JsonValue& r : base.baseline_repeats)
+    per_sample.push_back(BaselineSecondsPerSample(*r, hardware_cores));
+  std::sort(per_sample.begin(), per_sample.end());
+  BaselineSpeed s;
+  s.threads = per_sample[per_sample.size() / 2];  // the median (upper)
+  s.seconds_per_sample = s.threads;
+  if (base.baseline_one_thread.has_value()) {
+    const double one = BaselineSecondsPerSample(**base.baseline_one_thread, hardware_cores);
+    if (one > 0) s.one_thread = one;
+  }
+  s.from_one_thread = s.one_thread.has_value() && *s.one_thread < s.threads;
+  if (s.from_one_thread) s.seconds_per_sample = *s.one_thread;
+  return s;
+}
+
 void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                    std::vector<CompareRecord>* records) {
   if (records->empty()) return;
@@ -93,15 +110,14 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                                    static_cast<double>(hardware_cores)));
   std::vector<const nlohmann::json*> base_runs{&*base.result};
   for (const JsonValue& r : base.baseline_repeats) base_runs.push_back(&*r);
-  std::vector<double> per_sample, base_qualities;
+  std::vector<double> base_qualities;
   bool base_diverged = false;
   for (const nlohmann::json* r : base_runs) {
-    per_sample.push_back(BaselineSecondsPerSample(*r, hardware_cores));
     base_diverged = base_diverged || r->value("diverged", false);
     if (std::optional<double> v = NumberAt(*r, q.name); v.has_value()) base_qualities.push_back(*v);
   }
-  std::sort(per_sample.begin(), per_sample.end());
-  const double per_core_per_sample = per_sample[per_sample.size() / 2];  // the median (upper)
+  const BaselineSpeed speed = BaselineSpeedOf(base, hardware_cores);
+  const double per_core_per_sample = speed.seconds_per_sample;
   std::optional<double> base_quality;
   if (!base_diverged && !base_qualities.empty()) base_quality = MeanOf(base_qualities);
   std::map<std::string, double> one_node_epoch;  // policy -> 1-node epoch time
@@ -119,7 +135,13 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     d["reference_cores"] = cores;
     d["reference_epoch_seconds"] = reference;
     d["speedup_over_single"] = epoch > 0 ? reference / epoch : 0.0;
-    if (r.baseline) d["seconds_per_sample"] = per_core_per_sample;
+    if (r.baseline) {
+      d["seconds_per_sample"] = per_core_per_sample;
+      d["seconds_per_sample_threads"] = speed.threads;
+      d["seconds_per_sample_one_thread"] =
+          speed.one_thread.has_value() ? nlohmann::json(*speed.one_thread) : nlohmann::json();
+      d["speed_reference"] = speed.from_one_thread ? "one thread" : "threads";
+    }
     const auto one = one_node_epoch.find(r.policy);
     d["speedup_over_one_node"] = (one != one_node_epoch.end() && epoch > 0)
                                      ? nlohmann::json(one->second / epoch)

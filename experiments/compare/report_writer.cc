@@ -212,6 +212,27 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
 
 }  // namespace
 
+// Where the baseline's time per sample comes from (compare_record.h): its
+// runs on several threads or its one-thread timing run.
+std::string SpeedReferenceText(const CompareRecord& base) {
+  const nlohmann::json& d = *base.derived;
+  const std::string runs =
+      base.baseline_repeats.empty()
+          ? std::string()
+          : "the median of its " + std::to_string(base.baseline_repeats.size() + 1) + " runs";
+  const std::optional<double> one = NumberAt(d, "seconds_per_sample_one_thread");
+  if (!one.has_value()) return runs.empty() ? std::string() : ", " + runs;
+  const std::string threads = Fmt("%.3g", 1e6 * d.value("seconds_per_sample_threads", 0.0)) +
+                              " us per core on " +
+                              std::to_string(base.result->value("workers_per_node", 0)) +
+                              " threads" + (runs.empty() ? std::string() : ", " + runs);
+  if (d.value("speed_reference", std::string()) == "one thread")
+    return ", its one-thread timing run's, below its " + threads +
+           " (Hogwild threads pay for moving the rows they share between cores, more or less "
+           "as the host places them)";
+  return ", " + threads + "; its one-thread timing run took " + Fmt("%.3g", 1e6 * *one) + " us";
+}
+
 std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareRecord>& records) {
   std::ostringstream out;
   const CompareOptions& o = c.options;
@@ -232,11 +253,8 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       out, "Speed-up over the single-node baseline",
       "Reference: one node with the compute of a cluster node (" + ReferenceCoresText(records) +
           "), each core at the baseline's measured time per sample (" +
-          Fmt("%.3g", 1e6 * base.derived->value("seconds_per_sample", 0.0)) +
-          (base.baseline_repeats.empty()
-               ? std::string(" us; ")
-               : " us, the median of its " + std::to_string(base.baseline_repeats.size() + 1) +
-                     " runs; ") +
+          Fmt("%.3g", 1e6 * base.derived->value("seconds_per_sample", 0.0)) + " us" +
+          SpeedReferenceText(base) + "; " +
           (base.result->contains("epoch_cpu_seconds")
                ? std::string("CPU time of its threads, so other load on the machine does not "
                              "inflate it")

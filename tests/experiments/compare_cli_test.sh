@@ -27,9 +27,21 @@ sim)
   "$augur" compare --backend sim --policies classic,adaptive --nodes 1,2 "${tiny[@]}" --epochs 2 \
     --worker-cost baseline --baseline-runs 2 --out "$work/c" > "$work/out" 2> "$work/err" ||
     { cat "$work/err"; fail "compare exited non-zero"; }
-  grep -q '\[compare\] 2/6 single-r2 ... done' "$work/err" || { cat "$work/err"; fail "the baseline did not run twice"; }
-  grep -q '\[compare\] 6/6 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
+  grep -q '\[compare\] 2/7 single-r2 ... done' "$work/err" || { cat "$work/err"; fail "the baseline did not run twice"; }
+  grep -q '\[compare\] 3/7 single-t1 ... done' "$work/err" || { cat "$work/err"; fail "no one-thread timing run"; }
+  grep -q '\[compare\] 7/7 sim-adaptive-n2 ... done' "$work/err" || { cat "$work/err"; fail "no progress lines"; }
   [[ -s $work/c/runs/single-r2/result.json ]] || fail "no second baseline run"
+  /usr/bin/python3 - "$work/c" <<'PY' || fail "the speed reference is not the faster of the baseline's figures"
+import csv, json, sys
+d = sys.argv[1]
+one = json.load(open(f"{d}/runs/single-t1/result.json"))
+assert one["workers_per_node"] == 1, one["workers_per_node"]
+base = next(csv.DictReader(open(f"{d}/results.csv")))
+ref, threads, t1 = (float(base[k]) for k in
+                    ("seconds_per_sample", "seconds_per_sample_threads", "seconds_per_sample_one_thread"))
+assert abs(ref - min(threads, t1)) <= 1e-12 * ref, (ref, threads, t1)
+assert base["speed_reference"] == ("one thread" if t1 < threads else "threads"), base["speed_reference"]
+PY
   [[ $(rows "$work/c/results.csv") == 5 ]] || fail "results.csv does not have 5 rows"
   /usr/bin/python3 - "$work/c" <<'PY' || fail "the baseline's quality is not the mean of its runs"
 import csv, json, sys
@@ -94,17 +106,24 @@ PY
     fail "the tcp compare's prediction did not use the given costs"
   ;;
 baseline)
-  for s in s s2; do
-    "$augur" single --threads 2 --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
+  for s in s s2 t1; do
+    threads=2
+    [[ $s == t1 ]] && threads=1
+    "$augur" single --threads $threads --workload mf --epochs 2 --mf-rows 600 --mf-cols 200 \
       --mf-nnz 8000 --out "$work/$s" > /dev/null
   done
   "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs 2 \
-    --baseline "$work/s/result.json,$work/s2/result.json" --no-plots --out "$work/c" > /dev/null 2> "$work/err" ||
+    --baseline "$work/s/result.json,$work/s2/result.json,$work/t1/result.json" --no-plots \
+    --out "$work/c" > /dev/null 2> "$work/err" ||
     { cat "$work/err"; fail "compare with --baseline exited non-zero"; }
   [[ $(rows "$work/c/results.csv") == 2 ]] || fail "expected baseline + 1 run"
   [[ ! -d "$work/c/runs/single" ]] || fail "the baseline was run again"
-  [[ $(col "$work/c/results.csv" quality_runs | cut -d';' -f1-2 | tr -cd ';') == ";" ]] ||
-    fail "the baseline's two runs are not both counted: $(col "$work/c/results.csv" quality_runs)"
+  # The one-thread run is the speed reference's other candidate, not a third quality run.
+  /usr/bin/python3 -c "import csv,sys; r = next(csv.DictReader(open(sys.argv[1]))); \
+assert len(r['quality_runs'].split(';')) == 2, r['quality_runs']" "$work/c/results.csv" ||
+    fail "the baseline's quality is not that of its two runs: $(col "$work/c/results.csv" quality_runs)"
+  [[ -n $(col "$work/c/results.csv" seconds_per_sample_one_thread | cut -d';' -f1) ]] ||
+    fail "the one-thread run's time per sample is missing"
   # refused EPOCHS BASELINE TEXT WHAT: compare exits 1 with a message containing TEXT.
   refused() {
     set +e

@@ -282,6 +282,56 @@ TEST_CASE("the baseline runs three times with several threads, once with one", "
   CHECK(PlanSingle(o, 2).name == "single");
 }
 
+TEST_CASE("derived figures: the speed reference takes the faster of threads and one thread",
+          "[compare]") {
+  // Baseline: 2 threads, 10 s per epoch of 1000 samples: 20 ms per sample per core.
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  CompareRecord one = Record("single", 1, 15.0, 0.1);
+  one.result["workers_per_node"] = 1;
+  // One thread at 15 ms per sample: below the threads' 20 ms, so it is the reference.
+  records[0].baseline_one_thread = one.result;
+  DeriveFigures("kge", 2, &records);
+  const nlohmann::json& b = records[0].derived;
+  CHECK(b["seconds_per_sample"].get<double>() == Approx(0.015));
+  CHECK(b["seconds_per_sample_threads"].get<double>() == Approx(0.02));
+  CHECK(b["seconds_per_sample_one_thread"].get<double>() == Approx(0.015));
+  CHECK(b["speed_reference"] == "one thread");
+  CHECK(records[1].derived["speedup_over_single"].get<double>() == Approx(3.75));
+  CHECK(b["quality"].get<double>() == Approx(0.5));  // the timing run's quality is not used
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
+  context.options.policies = {"adaptive"};
+  CHECK(ReportMarkdown(context, records)
+            .find("(1.5e+04 us, its one-thread timing run's, below its 2e+04 us per core on 2 "
+                  "threads") != std::string::npos);
+  // One thread at 30 ms: the threads stay the reference.
+  (**records[0].baseline_one_thread)["epoch_seconds"] = {30.0, 30.0};
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[0].derived["seconds_per_sample"].get<double>() == Approx(0.02));
+  CHECK(records[0].derived["speed_reference"] == "threads");
+  CHECK(records[1].derived["speedup_over_single"].get<double>() == Approx(5.0));
+  CHECK(ReportMarkdown(context, records).find("its one-thread timing run took 3e+04 us") !=
+        std::string::npos);
+  // No timing run: no one-thread figure.
+  records[0].baseline_one_thread.reset();
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[0].derived["seconds_per_sample_one_thread"].is_null());
+}
+
+TEST_CASE("a baseline of several threads gets a one-thread timing run", "[compare]") {
+  CompareOptions o = Options();
+  o.single_flags = {"--dim", "32"};
+  const std::optional<PlannedRun> one = PlanSingleOneThread(o, 2);
+  REQUIRE(one.has_value());
+  CHECK(one->name == "single-t1");
+  CHECK(Contains(one->args, {"single", "--threads", "1"}));
+  CHECK(Contains(one->args, {"--dim", "32"}));
+  CHECK(Contains(one->args, {"--out", "/tmp/cmp/runs/single-t1"}));
+  CHECK_FALSE(PlanSingleOneThread(o, 1).has_value());  // one core: the baseline has one thread
+  o.workload = "ctr";
+  CHECK_FALSE(PlanSingleOneThread(o, 2).has_value());  // Python workloads time themselves
+}
+
 TEST_CASE("derived figures: a simulated host's cores bound the reference node", "[compare]") {
   // 20 ms per sample per core (as above); 1000 samples per epoch.
   std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
