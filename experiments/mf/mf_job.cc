@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "core/base/check.h"
 #include "experiments/partition/work_split.h"
 
 namespace augur {
@@ -28,6 +29,11 @@ MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
   Partition(task_->PartitionKeys());
   direct_.resize(size_t{config.nodes} * config.workers);
   fetched_.resize(size_t{config.nodes} * config.workers);
+  ordered_.resize(size_t{config.nodes} * config.workers);
+  for (uint32_t g = 0; g < ordered_.size(); ++g) {
+    ordered_[g].reserve(ItemsOf(g).size());
+    for (uint32_t i : ItemsOf(g)) ordered_[g].push_back(task_->data().train[i]);
+  }
 }
 
 BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const {
@@ -90,25 +96,28 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   const float lr = task_->options().learning_rate;
   std::vector<uint32_t>& fetched = fetched_[GlobalWorker(w)];
   fetched.clear();
-  // The store's index lines of the rows kAhead ratings on (whose rating
-  // ForRatings prefetched earlier) load while this one trains.
+  // The worker's ratings in its training order (ordered_), read in
+  // sequence; the store's index lines of the rows kAhead ratings on load
+  // while this one trains.
   constexpr size_t kAhead = 6;
-  const std::vector<Rating>& train = task_->data().train;
+  const uint32_t g = GlobalWorker(w);
+  const size_t at = static_cast<size_t>(items.data() - ItemsOf(g).data());
+  AUGUR_CHECK(at + items.size() <= ordered_[g].size(), "mf batch outside worker %u's items", g);
+  const Rating* batch = ordered_[g].data() + at;
   const auto prefetch = [&](size_t j) {
     if (j >= items.size()) return;
-    const Rating& x = train[items[j]];
-    w.PrefetchHeld(MfTask::RowKey(x.row));
-    w.PrefetchHeld(MfTask::ColumnKey(x.col));
+    w.PrefetchHeld(MfTask::RowKey(batch[j].row));
+    w.PrefetchHeld(MfTask::ColumnKey(batch[j].col));
   };
   for (size_t j = 0; j < kAhead; ++j) prefetch(j);
-  size_t next = kAhead;
-  ForRatings(train, items, [&](uint32_t item, const Rating& x) {
-    prefetch(next++);
+  for (size_t j = 0; j < items.size(); ++j) {
+    prefetch(j + kAhead);
+    const Rating& x = batch[j];
     const bool held =
         w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
                        [&](float* u, float* v) { s.loss += task_->TrainRating(x, u, v); });
-    if (!held) fetched.push_back(item);
-  });
+    if (!held) fetched.push_back(items[j]);
+  }
   s.terms = s.samples = items.size();
   if (fetched.empty()) return s;
   rows.Clear();

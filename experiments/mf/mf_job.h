@@ -57,6 +57,12 @@ class MfJob final : public TaskJob<MfTask> {
   // worker, written by that worker only (not thread_local: simulated workers
   // share a thread and switch while one waits for its pull).
   mutable std::vector<std::vector<uint32_t>> fetched_;
+  // Per global worker: its ratings copied in its training order (ItemsOf),
+  // so a batch reads them in sequence rather than at random positions of
+  // the training set (under the block schedule the order is shuffled within
+  // sub-epochs; the baseline reads its ratings in index order). Const after
+  // construction.
+  std::vector<std::vector<Rating>> ordered_;
 };
 
 }  // namespace augur
