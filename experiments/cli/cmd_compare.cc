@@ -387,7 +387,9 @@ CommandFn AddCompareCommand(CLI::App& root) {
   app->add_option("--python", f->python, "Python with matplotlib")->capture_default_str();
   app->add_option("--baseline", f->baseline,
                   "Reuse these result.json files of `augur single` runs (comma-separated; same "
-                  "workload and epochs) instead of running the baseline");
+                  "workload and epochs) instead of running the baseline; a one-thread run among "
+                  "runs of several threads is its one-thread timing (the speed reference takes "
+                  "the faster of the two)");
   app->add_option("--baseline-runs", o.baseline_runs,
                   "Times the baseline runs; its quality is their mean, shown with their range "
                   "(default: 3 when it runs several threads, whose Hogwild updates make each "
