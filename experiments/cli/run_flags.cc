@@ -19,6 +19,10 @@ void AddTrainingFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--batch-size", c->batch_size,
                  "Mini-batch size: key accesses (zipf, 64), triples (kge, 128), sentences (wv, "
                  "16), ratings (mf, 256)");
+  app.add_flag("--no-eval{false}", c->evaluate,
+               "kge|wv|mf: skip the quality evaluation after training (result.json has no "
+               "quality; for timing runs, as `augur calibrate`'s and compare's one-thread "
+               "baseline run)");
 }
 
 void AddClusterFlags(CLI::App& app, RunConfig* c) {
@@ -75,9 +79,6 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--resume", c->resume_dir,
                  "Restore a checkpoint (a --checkpoint-dir or one ckpt-E dir) and continue from "
                  "its epoch; any node count");
-  app.add_flag("--no-eval{false}", c->evaluate,
-               "kge|wv|mf: skip the quality evaluation after training (result.json has no "
-               "quality; for timing runs, as `augur calibrate`'s)");
   app.add_flag("--verify", c->verify,
                "Push integer updates and check every key's final value exactly (sum invariant)");
   app.add_option("--pattern", c->pattern, "zipf access pattern: uniform|hot|partitioned|mixed")

@@ -126,9 +126,16 @@ std::optional<PlannedRun> PlanSingleOneThread(const CompareOptions& o, uint32_t 
   PlannedRun r;
   r.name = "single-t1";
   r.out_dir = o.out_dir + "/runs/" + r.name;
-  r.args = {"single", "--threads", "1"};
-  AddCommon(o, &r.args);
+  // One epoch without evaluation: it times the maths, its model is not used.
+  r.args = {"single",   "--threads", "1",      "--workload",          o.workload,
+            "--epochs", "1",         "--seed", std::to_string(o.seed)};
+  if (!o.data_dir.empty()) {
+    r.args.push_back("--data");
+    r.args.push_back(o.data_dir);
+  }
   r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
+  if (std::find(o.single_flags.begin(), o.single_flags.end(), "--no-eval") == o.single_flags.end())
+    r.args.push_back("--no-eval");
   r.args.push_back("--out");
   r.args.push_back(r.out_dir);
   return r;

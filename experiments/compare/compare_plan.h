@@ -59,8 +59,8 @@ struct PlannedRun {
 // "single-r2", "single-r3", ... with the same flags and seed.
 PlannedRun PlanSingle(const CompareOptions& o, uint32_t hardware_cores, uint32_t run = 1);
 // The baseline's one-thread timing run, "single-t1" (the speed reference's
-// other candidate: compare_record.h), when the baseline runs several threads
-// of a C++ workload; none otherwise.
+// other candidate: compare_record.h): one epoch, --no-eval, when the
+// baseline runs several threads of a C++ workload; none otherwise.
 std::optional<PlannedRun> PlanSingleOneThread(const CompareOptions& o, uint32_t hardware_cores);
 // How often the baseline runs: baseline_runs, else 3 when it runs several
 // threads (Hogwild: its update order, and so its model, differs run to run

@@ -48,7 +48,7 @@ RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,
   result.extra["diverged"] = guard.diverged();
   if (guard.diverged()) {
     result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
-  } else {  // a diverged model is not evaluated
+  } else if (config.evaluate) {  // a diverged model is not evaluated, nor one of --no-eval
     const auto eval_start = std::chrono::steady_clock::now();
     result.extra["quality"] = epochs.evaluate();
     result.extra["eval_seconds"] = SecondsSince(eval_start);

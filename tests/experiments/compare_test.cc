@@ -325,6 +325,11 @@ TEST_CASE("a baseline of several threads gets a one-thread timing run", "[compar
   REQUIRE(one.has_value());
   CHECK(one->name == "single-t1");
   CHECK(Contains(one->args, {"single", "--threads", "1"}));
+  CHECK(Contains(one->args, {"--epochs", "1"}));  // a timing run: one epoch, no evaluation
+  CHECK(std::count(one->args.begin(), one->args.end(), "--no-eval") == 1);
+  o.single_flags.push_back("--no-eval");  // given by the user: not twice
+  const std::vector<std::string> given = PlanSingleOneThread(o, 2)->args;
+  CHECK(std::count(given.begin(), given.end(), "--no-eval") == 1);
   CHECK(Contains(one->args, {"--dim", "32"}));
   CHECK(Contains(one->args, {"--out", "/tmp/cmp/runs/single-t1"}));
   CHECK_FALSE(PlanSingleOneThread(o, 1).has_value());  // one core: the baseline has one thread
