@@ -3,10 +3,12 @@
 
 Usage: time_to_quality.py RESULTS_CSV   (prints a markdown section)
 Quality over time is the training loss at the end of each epoch against the
-cumulative epoch time: simulated seconds for sim runs; for the baseline its
-measured CPU time per epoch over the cores of the run's reference node
-(reference_cores: one node with a cluster node's compute, as the speed-up
-column counts it). For every run at the
+cumulative epoch time: simulated seconds for sim runs; for the baseline the
+speed-up column's reference epoch of the run (reference_epoch_seconds: one node
+with a cluster node's compute at the baseline's measured time per sample, the
+faster of its threads and its one-thread run), or, in a results.csv without
+it, its measured CPU time per epoch over the run's reference_cores. For every
+run at the
 largest node count, the target is the worse of its and the baseline's final
 training loss (a loss both reach); the time each takes to reach it is
 interpolated linearly between epoch ends (from the first epoch's end, where
@@ -55,15 +57,20 @@ def main(argv):
     def reference_cores(r):
         return float(r.get("reference_cores") or r["workers_per_node"])
 
-    def base_times(cores):
-        return [c / cores for c in numbers(base.get("epoch_cpu_seconds"))] or \
+    base_loss = numbers(base["train_loss_per_epoch"])
+
+    def base_times(r):
+        reference = numbers(r.get("reference_epoch_seconds"))
+        if reference:
+            return reference * len(base_loss)
+        return [c / reference_cores(r) for c in numbers(base.get("epoch_cpu_seconds"))] or \
             numbers(base["epoch_seconds"])
     cores = reference_cores(next(r for r in runs if int(r["nodes"]) == largest))
-    base_loss = numbers(base["train_loss_per_epoch"])
     print("\n## Speed-up to the same quality\n")
     print(f"Quality over time is the training loss at each epoch's end. The baseline's clock is "
-          f"its measured CPU time per epoch over {cores:g} cores (one node with a cluster node's "
-          f"compute, as the speed-up column counts it); the cluster runs' clock is simulated time, "
+          f"the speed-up column's reference epoch (one node with a cluster node's compute, "
+          f"{cores:g} cores, at the baseline's measured time per sample); the cluster runs' "
+          f"clock is simulated time, "
           f"an upper bound until the simulator's fidelity is calibrated (issue 16). Target: the "
           f"worse of the run's and the baseline's final training loss, which both reach; the time "
           f"to it is interpolated between epoch ends. `{base['quality_name']}` is the held-out "
@@ -80,7 +87,7 @@ def main(argv):
             print(f"| {r['run']} | – | – | – | diverged | – | {fmt(r['quality'])} |")
             continue
         target = max(loss[-1], base_loss[-1])
-        tb = time_to(base_times(reference_cores(r)), base_loss, target)
+        tb = time_to(base_times(r), base_loss, target)
         tr = time_to(times, loss, target)
         s = f"{tb / tr:.2f}x" if tb and tr else "–"
         per_epoch = r["speedup_over_single"]
