@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "core/metrics/counter_list.h"
@@ -11,9 +12,29 @@ namespace augur {
 
 namespace {
 
-// May throw nlohmann::json::exception on a field of the wrong type (a rank's
-// result.json is input from another process: fuzzing found "rank": [0.5]
-// terminating `augur launch`); MergeRankResults turns that into a Status.
+// A rank's field of the wrong kind (BadField or nlohmann::json::exception,
+// which MergeRankResults turns into a Status).
+struct BadField : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The count `key` of rank r's result (0 if absent). A float, however large,
+// or a negative number is refused rather than converted: converting one out
+// of range is undefined (fuzzing found "rank": 7.8e36).
+bool IsCount(const nlohmann::json& v) {
+  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+}
+uint64_t CountField(const nlohmann::json& j, const char* key, size_t r) {
+  const auto it = j.find(key);
+  if (it == j.end()) return 0;
+  if (!IsCount(*it))
+    throw BadField("result " + std::to_string(r) + ": \"" + key + "\" is not a count");
+  return it->get<uint64_t>();
+}
+
+// May throw (above) on a field of the wrong type (a rank's result.json is
+// input from another process: fuzzing found "rank": [0.5] terminating
+// `augur launch`); MergeRankResults turns that into a Status.
 Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   nlohmann::json m = ranks[0];
   m.erase("rank");
@@ -29,7 +50,9 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   for (WorkerSeconds c : AllCounters<WorkerSeconds>()) summed_seconds.push_back(CounterName(c));
   for (const char* k : summed) m[k] = uint64_t{0};
   for (const char* k : summed_seconds) m[k] = 0.0;
-  auto count = [](const nlohmann::json& j, auto c) { return j.value(CounterName(c), uint64_t{0}); };
+  auto count = [](const nlohmann::json& j, auto c, size_t r) {
+    return CountField(j, CounterName(c), r);
+  };
   // Intent lead: the ranks' means averaged, the largest p99 (no counts per rank).
   double lead_mean = 0, lead_p99 = 0;
   nlohmann::json bytes_per_node = nlohmann::json::array();
@@ -39,11 +62,11 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   double wall = 0;
   for (size_t r = 0; r < ranks.size(); ++r) {
     const nlohmann::json& j = ranks[r];
-    if (j.value("rank", -1) != static_cast<int>(r)) {
+    if (!j.contains("rank") || CountField(j, "rank", r) != r) {
       return Status::Error("result " + std::to_string(r) + " is not rank " + std::to_string(r) +
                            "'s");
     }
-    for (const char* k : summed) m[k] = m[k].get<uint64_t>() + j.value(k, uint64_t{0});
+    for (const char* k : summed) m[k] = m[k].get<uint64_t>() + CountField(j, k, r);
     for (const char* k : summed_seconds) m[k] = m[k].get<double>() + j.value(k, 0.0);
     lead_mean += j.value("intent_lead_clocks_mean", 0.0) / static_cast<double>(ranks.size());
     lead_p99 = std::max(lead_p99, j.value("intent_lead_clocks_p99", 0.0));
@@ -51,10 +74,10 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
       bytes_per_node.push_back(b);
     nlohmann::json n = {
         {"rank", r},
-        {CounterName(NodeCounter::kBytesSent), count(j, NodeCounter::kBytesSent)},
-        {CounterName(NodeCounter::kMessagesSent), count(j, NodeCounter::kMessagesSent)},
-        {CounterName(WorkerCounter::kLocalAccesses), count(j, WorkerCounter::kLocalAccesses)},
-        {CounterName(WorkerCounter::kRemoteAccesses), count(j, WorkerCounter::kRemoteAccesses)},
+        {CounterName(NodeCounter::kBytesSent), count(j, NodeCounter::kBytesSent, r)},
+        {CounterName(NodeCounter::kMessagesSent), count(j, NodeCounter::kMessagesSent, r)},
+        {CounterName(WorkerCounter::kLocalAccesses), count(j, WorkerCounter::kLocalAccesses, r)},
+        {CounterName(WorkerCounter::kRemoteAccesses), count(j, WorkerCounter::kRemoteAccesses, r)},
         {"wall_seconds", j.value("wall_seconds", 0.0)}};
     if (j.contains("verified")) {
       n["verified"] = j["verified"];
@@ -70,10 +93,10 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
     per_node.push_back(n);
     wall = std::max(wall, j.value("wall_seconds", 0.0));
   }
-  const double local = count(m, WorkerCounter::kLocalAccesses);
-  const double accesses = local + count(m, WorkerCounter::kRemoteAccesses);
+  const double local = count(m, WorkerCounter::kLocalAccesses, 0);
+  const double accesses = local + count(m, WorkerCounter::kRemoteAccesses, 0);
   auto share = [&](NodeCounter c) {
-    return accesses == 0 ? 0.0 : static_cast<double>(count(m, c)) / accesses;
+    return accesses == 0 ? 0.0 : static_cast<double>(count(m, c, 0)) / accesses;
   };
   m["local_access_ratio"] = accesses == 0 ? 1.0 : local / accesses;
   m["late_access_ratio"] = share(NodeCounter::kLateAccesses);
@@ -116,6 +139,9 @@ Result<nlohmann::json> MergeRankResults(const std::vector<nlohmann::json>& ranks
   try {
     return MergeChecked(ranks);
   } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed rank result (a field has the wrong type): ") +
+                         e.what());
+  } catch (const BadField& e) {
     return Status::Error(std::string("malformed rank result (a field has the wrong type): ") +
                          e.what());
   }

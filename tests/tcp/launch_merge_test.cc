@@ -92,10 +92,21 @@ TEST_CASE("rank results with mistyped fields are refused, not thrown", "[tcp][la
   detail_number["verify_detail"] = 3;
   nlohmann::json bytes_text = Rank(1, 50, 10, 50, true);
   bytes_text["bytes_sent"] = "many";
+  // Numbers that are not counts: converting them to one would be undefined
+  // (fuzzing found "rank": 7.8e36 under UBSan).
+  nlohmann::json huge_rank = Rank(0, 100, 30, 10, true);
+  huge_rank["rank"] = 7.8e36;
+  nlohmann::json negative_samples = Rank(1, 50, 10, 50, true);
+  negative_samples["samples"] = -5;
+  nlohmann::json float_bytes = Rank(1, 50, 10, 50, true);
+  float_bytes["bytes_sent"] = 1e30;
   for (const auto& ranks : {std::vector{fuzzed, Rank(1, 50, 10, 50, true)},
                             std::vector{tcp_number, Rank(1, 50, 10, 50, true)},
                             std::vector{Rank(0, 100, 30, 10, true), detail_number},
-                            std::vector{Rank(0, 100, 30, 10, true), bytes_text}}) {
+                            std::vector{Rank(0, 100, 30, 10, true), bytes_text},
+                            std::vector{huge_rank, Rank(1, 50, 10, 50, true)},
+                            std::vector{Rank(0, 100, 30, 10, true), negative_samples},
+                            std::vector{Rank(0, 100, 30, 10, true), float_bytes}}) {
     Result<nlohmann::json> m = MergeRankResults(ranks);
     REQUIRE_FALSE(m.ok());
     CHECK_THAT(m.status().message(), Catch::Contains("wrong type"));
