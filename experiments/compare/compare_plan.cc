@@ -127,12 +127,10 @@ std::optional<PlannedRun> PlanSingleOneThread(const CompareOptions& o, uint32_t 
   r.name = "single-t1";
   r.out_dir = o.out_dir + "/runs/" + r.name;
   // One epoch without evaluation: it times the maths, its model is not used.
-  r.args = {"single",   "--threads", "1",      "--workload",          o.workload,
-            "--epochs", "1",         "--seed", std::to_string(o.seed)};
-  if (!o.data_dir.empty()) {
-    r.args.push_back("--data");
-    r.args.push_back(o.data_dir);
-  }
+  CompareOptions one_epoch = o;
+  one_epoch.epochs = 1;
+  r.args = {"single", "--threads", "1"};
+  AddCommon(one_epoch, &r.args);
   r.args.insert(r.args.end(), o.single_flags.begin(), o.single_flags.end());
   if (std::find(o.single_flags.begin(), o.single_flags.end(), "--no-eval") == o.single_flags.end())
     r.args.push_back("--no-eval");
