@@ -32,8 +32,13 @@ class ComputeModel {
   // Flops to execute for a worker's Compute(modelled_seconds).
   double WorkerFlops(double modelled_seconds);
   // Flops to execute after handling one incoming message of `bytes`; for
-  // the second and later messages of a parcel, CoalescedMessageFlops.
+  // the first message of a parcel the protocol context took without
+  // sleeping, AwakeMessageFlops; for the second and later messages of a
+  // parcel, CoalescedMessageFlops.
   double MessageFlops(uint64_t bytes);
+  double AwakeMessageFlops(uint64_t bytes) const {
+    return costs_.AwakeMessageSeconds(bytes) * kReferenceFlopsPerSecond;
+  }
   double CoalescedMessageFlops(uint64_t bytes) const {
     return costs_.CoalescedMessageSeconds(bytes) * kReferenceFlopsPerSecond;
   }

@@ -22,6 +22,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"seconds_per_message", seconds_per_message},
       {"seconds_per_message_byte", seconds_per_message_byte},
       {"seconds_per_coalesced_message", seconds_per_coalesced_message},
+      {"seconds_per_awake_message", seconds_per_awake_message},
       {"seconds_per_queued_byte", seconds_per_queued_byte},
       {"queued_byte_burst", queued_byte_burst},
       {"wakeup_delay_seconds", wakeup_delay_seconds},
@@ -45,6 +46,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.seconds_per_message = j.at("seconds_per_message").get<double>();
     c.seconds_per_message_byte = j.at("seconds_per_message_byte").get<double>();
     c.seconds_per_coalesced_message = j.value("seconds_per_coalesced_message", -1.0);
+    c.seconds_per_awake_message = j.value("seconds_per_awake_message", -1.0);
     c.seconds_per_queued_byte = j.value("seconds_per_queued_byte", 0.0);
     c.queued_byte_burst = j.value("queued_byte_burst", 0.0);
     c.seconds_per_sample = j.value("seconds_per_sample", -1.0);
@@ -72,6 +74,9 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   if (!(c.seconds_per_coalesced_message < 1))
     return Status::Error("seconds_per_coalesced_message must be below 1 (negative: as a message)");
   if (c.seconds_per_coalesced_message < 0) c.seconds_per_coalesced_message = -1;
+  if (!(c.seconds_per_awake_message < 1))
+    return Status::Error("seconds_per_awake_message must be below 1 (negative: as a message)");
+  if (c.seconds_per_awake_message < 0) c.seconds_per_awake_message = -1;
   if (!(c.seconds_per_queued_byte >= 0))
     return Status::Error("seconds_per_queued_byte must be >= 0");
   if (!(c.queued_byte_burst >= 0)) return Status::Error("queued_byte_burst must be >= 0");

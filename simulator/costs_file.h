@@ -51,6 +51,14 @@ struct SimCosts {
   // part of each message of a parcel after the first (the per-byte part as
   // above). Negative: seconds_per_message (files from before it).
   double seconds_per_coalesced_message = -1;
+  // A parcel that was already waiting when the node's protocol context
+  // finished the previous one: no wake-up of a sleeping thread (the real I/O
+  // thread finds its socket ready at its next epoll_wait), only the socket's
+  // syscalls and the handling: fixed part of its first message (the others
+  // as coalesced). `augur calibrate` measures it as the handler plus a TCP
+  // ping-pong with both ends on one core. Negative: seconds_per_message
+  // (files from before it).
+  double seconds_per_awake_message = -1;
   // The sender's CPU per byte of a frame that waits for its link to drain
   // (a shaped or saturated link: the kernel wakes the sender chunk by chunk
   // as the link takes them). Not measured by `augur calibrate` (loopback
@@ -85,10 +93,15 @@ struct SimCosts {
   std::string machine;     // where it was calibrated
   std::string git_commit;  // by which build
 
-  // Simulated seconds to handle a message of `bytes`: alone, or after the
-  // first of the messages that arrived with it.
+  // Simulated seconds to handle a message of `bytes`: alone, as the first of
+  // a parcel that found the protocol context awake, or after the first of
+  // the messages that arrived with it.
   double MessageSeconds(uint64_t bytes) const {
     return seconds_per_message + seconds_per_message_byte * static_cast<double>(bytes);
+  }
+  double AwakeMessageSeconds(uint64_t bytes) const {
+    return (seconds_per_awake_message >= 0 ? seconds_per_awake_message : seconds_per_message) +
+           seconds_per_message_byte * static_cast<double>(bytes);
   }
   double CoalescedMessageSeconds(uint64_t bytes) const {
     return (seconds_per_coalesced_message >= 0 ? seconds_per_coalesced_message

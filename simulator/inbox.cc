@@ -25,6 +25,7 @@ void Inbox::Push(Parcel* parcel, double due) {
 }
 
 Parcel* Inbox::Take(ComputeModel& compute) {
+  last_take_waited_ = false;
   for (;;) {
     double wait = -1;  // < 0: until woken
     if (!queue_.empty()) {
@@ -47,6 +48,7 @@ Parcel* Inbox::Take(ComputeModel& compute) {
     }
     compute.AfterYield();
     parked_ = false;
+    last_take_waited_ = true;
   }
 }
 

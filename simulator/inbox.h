@@ -26,6 +26,10 @@ class Inbox {
   // Blocks until the earliest parcel is due, then returns it (caller owns it
   // until it gives it back to the pool). Brackets its waits for measured compute.
   Parcel* Take(ComputeModel& compute);
+  // Whether the last Take() had to wait: false when its parcel was already due
+  // as the previous one's handling ended, which a real I/O thread reads in the
+  // same wake-up (epoll returns every ready socket at once).
+  bool last_take_waited() const { return last_take_waited_; }
 
  private:
   struct Entry {
@@ -39,6 +43,7 @@ class Inbox {
   simgrid::s4u::SemaphorePtr wake_;
   bool parked_ = false;
   double wake_at_ = 0;  // while parked: when it wakes by itself (infinity: never)
+  bool last_take_waited_ = true;
 };
 
 }  // namespace augur

@@ -88,6 +88,7 @@ Status SimCluster::Init() {
     inboxes_.push_back(std::make_unique<Inbox>());
     wires_.push_back(sg4::Mailbox::by_name("wire-" + std::to_string(n)));
     transfers_into_.push_back(0);
+    worker_wakeups_.push_back(0);
     nics_.push_back(std::make_unique<Nic>(*this, n, options_.nodes));
     runtimes_.push_back(std::make_unique<SimRuntime>(*this, compute_, n, options_.nodes));
     nodes_.push_back(std::make_unique<Node>(options_.node, *runtimes_.back()));

@@ -117,6 +117,10 @@ class SimCluster {
   ParcelPool& parcels() { return parcels_; }
   ComputeModel& compute_model() { return compute_; }
   void WorkerFinished() { ++stats_.workers_finished; }
+  // Parked workers of node n woken so far (SimRuntime's parkers count them):
+  // the protocol actor charges a parcel whose handling woke one a wake-up.
+  void WorkerWoken(NodeId n) { ++worker_wakeups_[n]; }
+  uint64_t WorkerWakeups(NodeId n) const { return worker_wakeups_[n]; }
   void TimerFired() { ++stats_.timers; }
   // Ends the simulation now: records the failure (if any) or error, kills every other actor.
   void Abort(Status error, std::optional<NodeFailure> failure);
@@ -136,6 +140,7 @@ class SimCluster {
   std::vector<std::unique_ptr<Inbox>> inboxes_;
   std::vector<simgrid::s4u::Mailbox*> wires_;  // per node: where NICs put its parcels
   std::vector<uint32_t> transfers_into_;       // per node
+  std::vector<uint64_t> worker_wakeups_;       // per node: WorkerWoken
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   double wakeup_mean_ = 0;        // WakeupDelay's mean; 0: none
   bool wakeup_always_ = false;    // the time-sliced delay: busy cores or not

@@ -14,10 +14,11 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 // Permit semantics over a counting semaphore: at most one release per park.
+// Counts the wake-ups of a parked worker on its node (SimCluster::WorkerWoken).
 class SimParker final : public Parker {
  public:
-  explicit SimParker(ComputeModel& compute)
-      : compute_(compute), semaphore_(sg4::Semaphore::create(0)) {}
+  SimParker(ComputeModel& compute, SimCluster& cluster, NodeId node)
+      : compute_(compute), cluster_(cluster), node_(node), semaphore_(sg4::Semaphore::create(0)) {}
   void Park() override {
     if (permit_) {
       permit_ = false;
@@ -31,6 +32,7 @@ class SimParker final : public Parker {
   void Unpark() override {
     if (parked_) {
       parked_ = false;
+      cluster_.WorkerWoken(node_);
       semaphore_->release();
     } else {
       permit_ = true;
@@ -39,6 +41,8 @@ class SimParker final : public Parker {
 
  private:
   ComputeModel& compute_;
+  SimCluster& cluster_;
+  const NodeId node_;
   sg4::SemaphorePtr semaphore_;
   bool parked_ = false;
   bool permit_ = false;
@@ -74,6 +78,8 @@ void SimRuntime::SetTimer(double delay_seconds, uint64_t timer_id) {
 
 std::unique_ptr<Mutex> SimRuntime::NewMutex() { return std::make_unique<CheckedMutex>(); }
 
-std::unique_ptr<Parker> SimRuntime::NewParker() { return std::make_unique<SimParker>(compute_); }
+std::unique_ptr<Parker> SimRuntime::NewParker() {
+  return std::make_unique<SimParker>(compute_, cluster_, self_);
+}
 
 }  // namespace augur

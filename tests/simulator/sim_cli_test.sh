@@ -368,6 +368,48 @@ json.dump(c, open(sys.argv[2], "w"))' "$work/costs.json" "$work/costs-bad.json"
   [[ $rc -ne 0 ]] && grep -q "seconds_per_coalesced_message" "$work/err" ||
     fail "a coalesced message cost of 1 s was not refused by name: rc $rc"
   ;;
+awake)
+  # A parcel already waiting when the protocol actor finishes the previous one is
+  # charged seconds_per_awake_message for its first frame (no wake-up): with a large
+  # cost per message, mf's bursts of relocations queue at the protocol actor, so with
+  # an awake cost of 0 its epochs shrink; parcels that found it asleep still pay the
+  # full cost (not as cheap as no message cost at all); the same run twice is
+  # identical; a file without the field charges as before; 1 s or more is refused.
+  cat > "$work/costs.json" <<'JSON'
+{"workload": "mf", "seconds_per_key": -1, "seconds_per_sample": 1e-6, "seconds_per_message": 2e-4,
+ "seconds_per_message_byte": 0, "seconds_per_coalesced_message": 0, "cores": 2,
+ "loopback_bandwidth_bytes_per_second": 1e9, "loopback_latency_seconds": 1e-5}
+JSON
+  python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+json.dump(dict(c, seconds_per_awake_message=0), open(sys.argv[2], "w"))
+json.dump(dict(c, seconds_per_message=0), open(sys.argv[3], "w"))
+json.dump(dict(c, seconds_per_awake_message=1), open(sys.argv[4], "w"))' \
+    "$work/costs.json" "$work/costs-awake.json" "$work/costs-free.json" "$work/costs-bad.json"
+  burst=(--workload mf --mf-rows 2000 --mf-cols 200 --mf-nnz 20000 --dim 8 --epochs 2
+    --policy adaptive --workers 1 --nodes 2 --seed 4 --no-progress --no-eval)
+  for run in full:costs awake:costs-awake awake2:costs-awake free:costs-free; do
+    "$augur" sim "${burst[@]}" --costs "$work/${run#*:}.json" --out "$work/${run%%:*}" > /dev/null
+  done
+  python3 - "$work" <<'PY' || fail "awake messages are not charged as the costs file says"
+import json, sys
+r = {n: json.load(open(f"{sys.argv[1]}/{n}/result.json")) for n in ("full", "awake", "awake2", "free")}
+assert r["full"]["costs"]["seconds_per_awake_message"] == -1, r["full"]["costs"]
+assert r["awake"]["costs"]["seconds_per_awake_message"] == 0, r["awake"]["costs"]
+assert r["awake"]["epoch_seconds"] == r["awake2"]["epoch_seconds"], "not deterministic"
+full, awake, free = (sum(r[n]["epoch_seconds"]) for n in ("full", "awake", "free"))
+assert r["awake"]["messages_sent"] > 100, r["awake"]["messages_sent"]
+# Each parcel that found the actor busy saves 0.2 ms; the ones that woke it still pay it.
+assert awake < full - 1e-3, (awake, full)
+assert awake > free + 1e-3, (awake, free)
+PY
+  set +e
+  "$augur" sim "${burst[@]}" --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -ne 0 ]] && grep -q "seconds_per_awake_message" "$work/err" ||
+    fail "an awake message cost of 1 s was not refused by name: rc $rc"
+  ;;
 wakeup_delay)
   # A costs file's wake-up delay: a node whose worker computes on its only core handles
   # what arrives that much later on average (sync round trips grow by up to twice it), the
