@@ -16,6 +16,17 @@ case_name=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+# refused_field FIELD SIM_FLAGS...: augur sim with those flags must fail, naming FIELD.
+refused_field() {
+  local field=$1 rc
+  shift
+  set +e
+  "$augur" sim "$@" --out "$work/bad" > /dev/null 2> "$work/err"
+  rc=$?
+  set -e
+  [[ $rc -ne 0 ]] && grep -q "$field" "$work/err" ||
+    fail "a costs file with a bad $field was not refused by name: rc $rc, $(cat "$work/err")"
+}
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
 tiny=(--workload zipf --keys 2000 --batch-size 16 --batches 4 --no-progress)
 
@@ -361,12 +372,7 @@ PY
   python3 -c 'import json, sys
 c = json.load(open(sys.argv[1])); c["seconds_per_coalesced_message"] = 1
 json.dump(c, open(sys.argv[2], "w"))' "$work/costs.json" "$work/costs-bad.json"
-  set +e
-  "$augur" sim "${burst[@]}" --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
-  rc=$?
-  set -e
-  [[ $rc -ne 0 ]] && grep -q "seconds_per_coalesced_message" "$work/err" ||
-    fail "a coalesced message cost of 1 s was not refused by name: rc $rc"
+  refused_field seconds_per_coalesced_message "${burst[@]}" --costs "$work/costs-bad.json"
   ;;
 awake)
   # A parcel already waiting when the protocol actor finishes the previous one is
@@ -403,12 +409,7 @@ assert r["awake"]["messages_sent"] > 100, r["awake"]["messages_sent"]
 assert awake < full - 1e-3, (awake, full)
 assert awake > free + 1e-3, (awake, free)
 PY
-  set +e
-  "$augur" sim "${burst[@]}" --costs "$work/costs-bad.json" --out "$work/bad" > /dev/null 2> "$work/err"
-  rc=$?
-  set -e
-  [[ $rc -ne 0 ]] && grep -q "seconds_per_awake_message" "$work/err" ||
-    fail "an awake message cost of 1 s was not refused by name: rc $rc"
+  refused_field seconds_per_awake_message "${burst[@]}" --costs "$work/costs-bad.json"
   ;;
 wakeup_delay)
   # A costs file's wake-up delay: a node whose worker computes on its only core handles
