@@ -100,12 +100,14 @@ struct SimCosts {
     return seconds_per_message + seconds_per_message_byte * static_cast<double>(bytes);
   }
   double AwakeMessageSeconds(uint64_t bytes) const {
-    return (seconds_per_awake_message >= 0 ? seconds_per_awake_message : seconds_per_message) +
-           seconds_per_message_byte * static_cast<double>(bytes);
+    return MessageSecondsWith(seconds_per_awake_message, bytes);
   }
   double CoalescedMessageSeconds(uint64_t bytes) const {
-    return (seconds_per_coalesced_message >= 0 ? seconds_per_coalesced_message
-                                               : seconds_per_message) +
+    return MessageSecondsWith(seconds_per_coalesced_message, bytes);
+  }
+  // `fixed` (negative: seconds_per_message) + the bytes' part.
+  double MessageSecondsWith(double fixed, uint64_t bytes) const {
+    return (fixed >= 0 ? fixed : seconds_per_message) +
            seconds_per_message_byte * static_cast<double>(bytes);
   }
   nlohmann::json ToJson() const;

@@ -50,9 +50,6 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   for (WorkerSeconds c : AllCounters<WorkerSeconds>()) summed_seconds.push_back(CounterName(c));
   for (const char* k : summed) m[k] = uint64_t{0};
   for (const char* k : summed_seconds) m[k] = 0.0;
-  auto count = [](const nlohmann::json& j, auto c, size_t r) {
-    return CountField(j, CounterName(c), r);
-  };
   // Intent lead: the ranks' means averaged, the largest p99 (no counts per rank).
   double lead_mean = 0, lead_p99 = 0;
   nlohmann::json bytes_per_node = nlohmann::json::array();
@@ -72,13 +69,11 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
     lead_p99 = std::max(lead_p99, j.value("intent_lead_clocks_p99", 0.0));
     for (const auto& b : j.value("bytes_sent_per_node", nlohmann::json::array()))
       bytes_per_node.push_back(b);
-    nlohmann::json n = {
-        {"rank", r},
-        {CounterName(NodeCounter::kBytesSent), count(j, NodeCounter::kBytesSent, r)},
-        {CounterName(NodeCounter::kMessagesSent), count(j, NodeCounter::kMessagesSent, r)},
-        {CounterName(WorkerCounter::kLocalAccesses), count(j, WorkerCounter::kLocalAccesses, r)},
-        {CounterName(WorkerCounter::kRemoteAccesses), count(j, WorkerCounter::kRemoteAccesses, r)},
-        {"wall_seconds", j.value("wall_seconds", 0.0)}};
+    nlohmann::json n = {{"rank", r}, {"wall_seconds", j.value("wall_seconds", 0.0)}};
+    for (const char* k :
+         {CounterName(NodeCounter::kBytesSent), CounterName(NodeCounter::kMessagesSent),
+          CounterName(WorkerCounter::kLocalAccesses), CounterName(WorkerCounter::kRemoteAccesses)})
+      n[k] = CountField(j, k, r);
     if (j.contains("verified")) {
       n["verified"] = j["verified"];
       verified = verified.value_or(true) && j["verified"].get<bool>();
@@ -93,10 +88,10 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
     per_node.push_back(n);
     wall = std::max(wall, j.value("wall_seconds", 0.0));
   }
-  const double local = count(m, WorkerCounter::kLocalAccesses, 0);
-  const double accesses = local + count(m, WorkerCounter::kRemoteAccesses, 0);
+  const double local = CountField(m, CounterName(WorkerCounter::kLocalAccesses), 0);
+  const double accesses = local + CountField(m, CounterName(WorkerCounter::kRemoteAccesses), 0);
   auto share = [&](NodeCounter c) {
-    return accesses == 0 ? 0.0 : static_cast<double>(count(m, c, 0)) / accesses;
+    return accesses == 0 ? 0.0 : static_cast<double>(CountField(m, CounterName(c), 0)) / accesses;
   };
   m["local_access_ratio"] = accesses == 0 ? 1.0 : local / accesses;
   m["late_access_ratio"] = share(NodeCounter::kLateAccesses);
