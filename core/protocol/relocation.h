@@ -13,9 +13,10 @@
 // which sends each home one message per new owner for all the keys it
 // handed over since the last round, unless the key goes to its home (then
 // the update leaves before the hand-over, as it must) or
-// NodeOptions::immediate_owner_updates. Until then the old owner sends what
-// reaches it for such a key to the new owner (DeferredOwner, routing.h), as
-// the home may still route requests for it here. At 8 nodes x 4 workers
+// NodeOptions::immediate_owner_updates. Until two rounds after the update
+// left, the old owner sends what reaches it for such a key to the new owner
+// (DeferredOwner, routing.h), as the home may still route requests for it
+// here. At 8 nodes x 4 workers
 // (kge, WordNet) this cut adaptive's frames by a fifth and its simulated
 // epoch by 15% (docs/measurements/2026-12-04-owner-updates.md).
 //
@@ -99,9 +100,10 @@ class Relocation {
   // owner update sent before the bounce has reached it (each node flushes
   // its deferred updates every round), unless the key has arrived by then.
   void NoteBounced(Key key);
-  // Where this node handed key over, while the home has not been told yet
-  // (null otherwise): requests for it go there, not to the home, whose
-  // directory may still name this node.
+  // Where this node handed key over, while the home may not know yet: until
+  // two sync rounds after the owner update left (null otherwise). Requests
+  // for it go there, not to the home, whose directory may still name this
+  // node.
   const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
 
  private:
@@ -118,7 +120,15 @@ class Relocation {
     uint16_t epoch;
   };
   std::vector<DeferredUpdate> deferred_updates_;  // in hand-over order
-  FlatKeyMap<NodeId> deferred_owner_;             // key -> its latest deferred owner
+  // key -> where this node handed it last, from the hand-over until two sync
+  // rounds after its owner update left (the home knows by then).
+  FlatKeyMap<NodeId> deferred_owner_;
+  struct SentUpdate {  // an owner update sent, and the round it left in
+    Key key;
+    NodeId owner;
+    uint64_t round;
+  };
+  std::vector<SentUpdate> sent_updates_;  // in sending order
   struct Bounced {
     Key key;
     uint64_t round;  // the sync round it bounced in
