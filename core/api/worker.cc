@@ -89,13 +89,14 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
 }
 
 void Worker::ApplyDirect(std::span<const ParamStore::Entry> entries,
-                         std::span<const float> updates) {
+                         std::span<const float> deltas) {
+  const uint32_t per_float = 1 + store_.optimizer().StateRows();
   size_t at = 0;
   for (const ParamStore::Entry& e : entries) {
-    AUGUR_CHECK(at + e.length <= updates.size(), "direct update has %zu floats, rows need more",
-                updates.size());
-    store_.ApplyPush(e, &updates[at]);
-    at += e.length;
+    AUGUR_CHECK(at + e.length * per_float <= deltas.size(),
+                "direct update has %zu floats, rows need more", deltas.size());
+    store_.ApplyPush(e, &deltas[at]);
+    at += e.length * per_float;
   }
   AddOwn(local_accesses_, uint64_t{entries.size()});
 }
@@ -109,7 +110,9 @@ void Worker::PushStep(const ParamStore::Entry& e, const float* before, float lea
   step_grad_.resize(e.length);
   SgdStepGradient(before, e.value, e.length, learning_rate, step_grad_.data());
   std::copy_n(before, e.length, e.value);
-  store_.ApplyPush(e, step_grad_.data());
+  step_delta_.resize(size_t{e.length} * (1 + store_.optimizer().StateRows()));
+  UpdateToDelta(store_.optimizer(), step_grad_.data(), e.length, step_delta_.data());
+  store_.ApplyPush(e, step_delta_.data());
 }
 
 void Worker::CountHeldPair() { AddOwn(local_accesses_, uint64_t{2}); }
@@ -120,14 +123,21 @@ size_t Worker::TotalLength(std::span<const Key> keys) const {
   return n;
 }
 
+size_t Worker::TotalDeltaLength(std::span<const Key> keys) const {
+  return TotalLength(keys) * (1 + store_.optimizer().StateRows());
+}
+
 Ticket Worker::Access(MessageType type, std::span<const Key> keys, const float* in,
                       std::span<float> out) {
   const ValueLayout& layout = store_.layout();
   offsets_.resize(keys.size());
   uint32_t offset = 0;
+  // A push carries a delta per key (DeltaLength floats), the rest a value.
+  const uint32_t per_float =
+      type == MessageType::kPushRequest ? 1 + store_.optimizer().StateRows() : 1;
   for (size_t i = 0; i < keys.size(); ++i) {
     offsets_[i] = offset;
-    offset += layout.Length(keys[i]);
+    offset += layout.Length(keys[i]) * per_float;
   }
   const bool create = solo_;  // homed here, never leaves: first touch on the hot path
   switch (type) {
@@ -157,7 +167,24 @@ Ticket Worker::Pull(std::span<const Key> keys, std::span<float> out) {
 Ticket Worker::Push(std::span<const Key> keys, std::span<const float> updates) {
   AUGUR_CHECK(updates.size() == TotalLength(keys), "push has %zu floats, keys need %zu",
               updates.size(), TotalLength(keys));
-  return Access(MessageType::kPushRequest, keys, updates.data(), {});
+  const OptimizerConfig& o = store_.optimizer();
+  if (o.StateRows() == 0)  // a delta is the update itself
+    return Access(MessageType::kPushRequest, keys, updates.data(), {});
+  push_deltas_.resize(TotalDeltaLength(keys));
+  size_t in = 0, out = 0;
+  for (Key k : keys) {
+    const uint32_t len = store_.layout().Length(k);
+    UpdateToDelta(o, &updates[in], len, &push_deltas_[out]);
+    in += len;
+    out += size_t{len} * (1 + o.StateRows());
+  }
+  return Access(MessageType::kPushRequest, keys, push_deltas_.data(), {});
+}
+
+Ticket Worker::PushDeltas(std::span<const Key> keys, std::span<const float> deltas) {
+  AUGUR_CHECK(deltas.size() == TotalDeltaLength(keys), "push has %zu floats, keys need %zu",
+              deltas.size(), TotalDeltaLength(keys));
+  return Access(MessageType::kPushRequest, keys, deltas.data(), {});
 }
 
 Ticket Worker::Set(std::span<const Key> keys, std::span<const float> values) {

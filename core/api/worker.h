@@ -14,7 +14,8 @@
 // given at construction.
 //
 // Values: each key has ValueLayout::Length(key) floats; a batch's buffer is
-// the concatenation of its keys' values in key order.
+// the concatenation of its keys' values in key order. PushDeltas takes a
+// delta per key instead (ParamStore::DeltaLength floats: AccumulateDelta).
 #pragma once
 
 #include <algorithm>
@@ -46,8 +47,15 @@ class Worker {
 
   // REQUIRES: out.size() == TotalLength(keys).
   Ticket Pull(std::span<const Key> keys, std::span<float> out);
-  // Adds `updates` to the keys' values. REQUIRES: updates.size() == TotalLength(keys).
+  // Adds `updates` to the keys' values (one optimizer step per key).
+  // REQUIRES: updates.size() == TotalLength(keys).
   Ticket Push(std::span<const Key> keys, std::span<const float> updates);
+  // The same for updates summed per key before the push: deltas[...] holds
+  // each key's delta (DeltaLength floats; optimizer.h, AccumulateDelta), so
+  // that with AdaGrad the accumulator grows by the updates' summed squares,
+  // as their separate steps would grow it. With kSum and kSgd a delta is the
+  // summed update. REQUIRES: deltas.size() == TotalDeltaLength(keys).
+  Ticket PushDeltas(std::span<const Key> keys, std::span<const float> deltas);
   // Overwrites the keys' values. REQUIRES: values.size() == TotalLength(keys).
   Ticket Set(std::span<const Key> keys, std::span<const float> values);
 
@@ -91,8 +99,8 @@ class Worker {
   // on first touch); the pointers stay valid for the run, since on one node
   // no key ever moves. Writes through them take no lock: concurrent updates
   // of one row by two workers of the node may interleave, as in Hogwild.
-  // ApplyDirect applies updates[i] (an optimizer step, as a push) to
-  // entries[i] in place. Both count as local accesses. Pull/Push/Set keep
+  // ApplyDirect applies entries[i]'s delta in `deltas` (DeltaLength floats
+  // each, as PushDeltas) to it in place. Both count as local accesses. Pull/Push/Set keep
   // their exact contract on every node; nothing else changes.
   bool DirectAccess() const;
   // Changes whenever the store removes or replaces an entry: views resolved
@@ -101,7 +109,9 @@ class Worker {
   // Counts accesses through views resolved earlier as local.
   void CountDirect(uint64_t accesses);
   void ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries);
-  void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> updates);
+  void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> deltas);
+  // The optimizer of the node's store (whether a delta carries squares).
+  const OptimizerConfig& optimizer() const { return store_.optimizer(); }
 
   // The copy-free local path of a pull, an SGD step and its push, for two
   // keys held here (main copy or replica), on a cluster of any size. Under
@@ -166,6 +176,7 @@ class Worker {
   NodeId node_id() const { return node_id_; }
   uint32_t num_nodes() const { return num_nodes_; }
   size_t TotalLength(std::span<const Key> keys) const;
+  size_t TotalDeltaLength(std::span<const Key> keys) const;  // PushDeltas' floats
 
   // This node's counters so far (all workers and the protocol side).
   MetricsSnapshot NodeMetrics() const;
@@ -237,9 +248,11 @@ class Worker {
   std::vector<uint32_t> direct_misses_;
   std::vector<Key> direct_miss_keys_;
   std::vector<ParamStore::Entry> direct_miss_entries_;
-  // StepHeldPair's rows before the step, and PushStep's gradient.
+  // StepHeldPair's rows before the step, and PushStep's gradient and its delta.
   std::vector<float> step_before_;
   std::vector<float> step_grad_;
+  std::vector<float> step_delta_;
+  std::vector<float> push_deltas_;  // Push: its updates as deltas (AdaGrad)
 };
 
 }  // namespace augur

@@ -23,7 +23,9 @@ enum class MessageType : uint8_t {
   kPullRequest = 1,
   // slots + values answer a kPullRequest (values in slot order, lengths by layout).
   kPullResponse = 2,
-  // keys + values: additive updates; answered by kPushAck with aux = keys applied.
+  // keys + values: updates, a delta per key (ParamStore::DeltaLength: the
+  // summed updates and, with AdaGrad, their summed squares); answered by
+  // kPushAck with aux = keys applied.
   kPushRequest = 3,
   kPushAck = 4,
   // keys + values: overwrite; answered by kSetAck with aux = keys applied.

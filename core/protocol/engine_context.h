@@ -65,10 +65,12 @@ class EngineContext {
   // A one-node cluster: every key is homed here and never leaves.
   bool solo() const { return num_nodes == 1; }
   const ValueLayout& layout() const { return store.layout(); }
-  // Floats a request of type t carries for key k: a sync's delta
-  // (ParamStore::DeltaLength), else a value.
+  // Floats a request of type t carries for key k: a sync's or a push's
+  // delta (ParamStore::DeltaLength), else a value.
   uint32_t RequestValues(MessageType t, Key k) const {
-    return t == MessageType::kSyncRequest ? store.DeltaLength(k) : store.layout().Length(k);
+    return t == MessageType::kSyncRequest || t == MessageType::kPushRequest
+               ? store.DeltaLength(k)
+               : store.layout().Length(k);
   }
   uint32_t workers() const { return static_cast<uint32_t>(parkers_.size()); }
   // Worker w's Parker: the worker parks on it, the engine unparks it.

@@ -56,7 +56,8 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
       const uint32_t len = cx_.layout().Length(k);
       KeyRequest item{type, cx_.self, op, 0, {}};
       if (type == MessageType::kPullRequest) item.slot = offsets[idx];
-      if (in != nullptr) item.values.assign(in + offsets[idx], in + offsets[idx] + len);
+      if (in != nullptr)
+        item.values.assign(in + offsets[idx], in + offsets[idx] + cx_.RequestValues(type, k));
       if (cx_.policy.LocalizesOnIntent()) {
         const IntentTable::Counts intent = intents_.Active(k);
         if (intent.ahead > 0) {
@@ -153,7 +154,7 @@ void Routing::ServeMainCopies(const Message& m, Effects* fx) {
   uint32_t total = 0;
   for (size_t i = 0; i < m.keys.size(); ++i) {
     offsets_[i] = total;
-    total += cx_.layout().Length(m.keys[i]);
+    total += cx_.RequestValues(m.type, m.keys[i]);  // a push's delta, a pull's value
   }
   const size_t n = m.keys.size();
   if (m.type == MessageType::kPushRequest) {

@@ -76,9 +76,10 @@ void SendQueue::SendBatch(const std::vector<std::pair<NodeId, Message>>& batch) 
 std::function<uint32_t(size_t)> SendQueue::ValuesPerKey(const Message& m) const {
   switch (m.type) {
     case MessageType::kPullResponse:
-    case MessageType::kPushRequest:
     case MessageType::kSetRequest:
       return [this, &m](size_t i) { return store_.layout().Length(m.keys[i]); };
+    case MessageType::kPushRequest:
+      return [this, &m](size_t i) { return store_.DeltaLength(m.keys[i]); };
     case MessageType::kSyncRequest:
       return [this, &m](size_t i) {
         return SyncCarriesDelta(m.slots[i]) ? store_.DeltaLength(m.keys[i]) : 0;

@@ -62,17 +62,32 @@ inline void SgdStepGradient(const float* before, const float* after, size_t len,
   for (size_t i = 0; i < len; ++i) gradient[i] = (before[i] - after[i]) * inv;
 }
 
-// A replica's delta: what its pushes since the last sync add up to, in
-// (1 + StateRows()) * len floats: the sum of the updates, then (AdaGrad)
-// the sum of their squares. Its main copy applies it with ApplyDelta as
-// one step whose accumulator grows by sum g^2, as the separate steps would
-// have grown it, and not by (sum g)^2: a summed gradient applied as one
-// AdaGrad step inflates a hot row's accumulator by the number of pushes it
-// sums (when they agree) and so slows that row for the rest of training.
+// A delta: several updates of one value added up, in (1 + StateRows()) * len
+// floats: the sum of the updates, then (AdaGrad) the sum of their squares.
+// What a push carries (a worker's batch sums each key's gradients over its
+// examples) and what a replica sends its main copy (its pushes since the last
+// sync). ApplyDelta applies it as one step whose accumulator grows by sum g^2,
+// as the separate steps would have grown it, and not by (sum g)^2: a summed
+// gradient applied as one AdaGrad step inflates a hot row's accumulator by
+// the number of updates it sums (when they agree) and so slows that row for
+// the rest of training (kge's relations: a tenth of a batch's triples each).
 inline void AccumulateDelta(const OptimizerConfig& o, const float* u, uint32_t len, float* delta) {
   for (uint32_t i = 0; i < len; ++i) delta[i] += u[i];
   if (o.kind == OptimizerKind::kAdaGrad)
     for (uint32_t i = 0; i < len; ++i) delta[len + i] += u[i] * u[i];
+}
+
+// The delta of one update u: u, then (AdaGrad) its squares.
+inline void UpdateToDelta(const OptimizerConfig& o, const float* u, uint32_t len, float* delta) {
+  for (uint32_t i = 0; i < len; ++i) delta[i] = u[i];
+  if (o.kind == OptimizerKind::kAdaGrad)
+    for (uint32_t i = 0; i < len; ++i) delta[len + i] = u[i] * u[i];
+}
+
+// Adds delta `d` into `sum` (both (1 + StateRows()) * len floats).
+inline void AddDelta(const OptimizerConfig& o, const float* d, uint32_t len, float* sum) {
+  const uint32_t n = len * (1 + o.StateRows());
+  for (uint32_t i = 0; i < n; ++i) sum[i] += d[i];
 }
 
 // Applies a delta built by AccumulateDelta (kSum and kSgd: as one update).

@@ -74,19 +74,21 @@ class ParamStore {
   const OptimizerConfig& optimizer() const { return optimizer_; }
   // Floats in a row (value + optimizer state) of this key.
   uint32_t RowLength(Key key) const { return layout_.Length(key) * (1 + optimizer_.StateRows()); }
-  // Floats in a replica's delta of this key (AccumulateDelta): a row's.
+  // Floats in a delta of this key (AccumulateDelta): a row's. A replica's
+  // pending delta, and what a push carries per key.
   uint32_t DeltaLength(Key key) const { return RowLength(key); }
 
   // Hot path. Each returns false (and does nothing) when the key is absent,
   // unless `create` is set, in which case a main copy is created first.
   bool Pull(Key key, float* out, bool create);
-  // Applies the optimizer (kSum: value += update); a replica also adds the
-  // update to its delta.
-  bool Push(Key key, const float* update, bool create);
+  // Applies a delta (DeltaLength floats, ApplyPush; kSum: value += update);
+  // a replica also adds it to its pending delta.
+  bool Push(Key key, const float* delta, bool create);
   // Overwrites the value only (optimizer state and replica delta stay).
   bool Set(Key key, const float* value, bool create);
 
-  // Batch hot path: keys[i]'s value goes to / comes from buf + offsets[i].
+  // Batch hot path: keys[i]'s value goes to / comes from buf + offsets[i]
+  // (a push's: its delta, DeltaLength floats).
   // Keys are grouped by stripe so each stripe is locked once per batch and
   // the lookups and row copies of a group overlap their cache misses.
   // Pull and Push serve present keys (main copies and replicas), Set only
@@ -135,12 +137,14 @@ class ParamStore {
   // resolved view): a caller caching views drops them when it changes.
   uint64_t moves() const { return moves_.load(std::memory_order_acquire); }
 
-  // What a push does to an entry: the optimizer step on the value and
-  // state, and for a replica the update added to its delta. REQUIRES: the
-  // entry's stripe lock, or a caller with direct access (ResolveBatch).
-  void ApplyPush(const Entry& e, const float* update) const {
-    ApplyUpdate(optimizer_, e.value, e.state, update, e.length);
-    if (e.delta != nullptr) AccumulateDelta(optimizer_, update, e.length, e.delta);
+  // What a push does to an entry: `delta` (DeltaLength floats: the summed
+  // updates and, with AdaGrad, their summed squares; optimizer.h,
+  // AccumulateDelta) applied as one optimizer step on the value and state,
+  // and for a replica added to its delta. REQUIRES: the entry's stripe lock,
+  // or a caller with direct access (ResolveBatch).
+  void ApplyPush(const Entry& e, const float* delta) const {
+    augur::ApplyDelta(optimizer_, e.value, e.state, delta, e.length);
+    if (e.delta != nullptr) AddDelta(optimizer_, delta, e.length, e.delta);
   }
   // Applies a replica's delta (DeltaLength floats) to the entry, as one step.
   // REQUIRES: the entry's stripe lock.

@@ -67,7 +67,9 @@ struct Sample {
 };
 
 // Mean CPU seconds of OnMessage over pull and push requests of `rows` rows.
-Result<Sample> MeasureHandler(Node& node, const ValueLayout& layout, uint32_t rows) {
+// A push carries a delta per key: `delta_rows` value lengths (optimizer.h).
+Result<Sample> MeasureHandler(Node& node, const ValueLayout& layout, uint32_t delta_rows,
+                              uint32_t rows) {
   constexpr int kIterations = 2000;
   Message pull, push;
   pull.type = MessageType::kPullRequest;
@@ -82,7 +84,7 @@ Result<Sample> MeasureHandler(Node& node, const ValueLayout& layout, uint32_t ro
     push.keys.push_back(k);
     floats += layout.Length(k);
   }
-  push.values.assign(floats, 0.5f);
+  push.values.assign(size_t{floats} * delta_rows, 0.5f);
   const std::vector<uint8_t> frames[2] = {Encode(pull), Encode(push)};
   const double start = CpuSeconds(CLOCK_THREAD_CPUTIME_ID);
   for (int i = 0; i < kIterations; ++i) {
@@ -602,9 +604,10 @@ Result<SimCosts> CalibrateCosts(const RunConfig& config, const CalibrationOption
   no.workers = 1;
   const ValueLayout layout = no.layout;
   Node node(no, runtime);
-  Result<Sample> h8 = MeasureHandler(node, layout, 8);
+  const uint32_t delta_rows = 1 + no.optimizer.StateRows();
+  Result<Sample> h8 = MeasureHandler(node, layout, delta_rows, 8);
   if (!h8.ok()) return h8.status();
-  Result<Sample> h256 = MeasureHandler(node, layout, 256);
+  Result<Sample> h256 = MeasureHandler(node, layout, delta_rows, 256);
   if (!h256.ok()) return h256.status();
   const auto [handler_fixed, handler_per_byte] = Fit(*h8, *h256);
   costs.seconds_per_message = handler_fixed + socket1_fixed;

@@ -17,6 +17,9 @@ void BatchRows::Pull(Worker& w, bool keep_original) {
 
 Ticket BatchRows::BeginPull(Worker& w) {
   direct_ = w.DirectAccess();
+  optimizer_ = &w.optimizer();
+  stride_ = row_ * (1 + optimizer_->StateRows());
+  squares_stale_ = false;
   if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
   values_.resize(keys_.size() * row_);
   return w.Pull(keys_, values_);
@@ -30,7 +33,7 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     for (Key k : sampled_keys_)
       if (index_.Insert(k).second) keys_.push_back(k);
     w.ResolveDirect(keys_, &direct_rows_);
-    grads_.assign(keys_.size() * row_, 0.0f);
+    grads_.assign(keys_.size() * stride_, 0.0f);
     return;
   }
   // A sampled key not pulled ordinarily becomes a row of the batch, valued
@@ -46,9 +49,9 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
   }
   if (keep_original) {
     original_ = values_;
-    grads_.resize(values_.size());  // PushSgdSteps writes every gradient
+    grads_.resize(keys_.size() * stride_);  // PushSgdSteps writes every gradient
   } else {
-    grads_.assign(values_.size(), 0.0f);
+    grads_.assign(keys_.size() * stride_, 0.0f);
   }
 }
 
@@ -60,18 +63,34 @@ uint32_t BatchRows::Slot(Key key) const {
 }
 
 void BatchRows::PushGradients(Worker& w) {
+  if (squares_stale_ && stride_ != row_) {
+    // Summed through GradAt: each sum is pushed as one update (its squares).
+    for (size_t slot = 0; slot < keys_.size(); ++slot) {
+      float* sum = &grads_[slot * stride_];
+      for (uint32_t i = 0; i < row_; ++i) sum[row_ + i] = sum[i] * sum[i];
+    }
+  }
   if (direct_) {
     w.ApplyDirect(direct_rows_, grads_);
     return;
   }
-  Issued(w, w.Push(keys_, grads_));
+  Issued(w, w.PushDeltas(keys_, grads_));
 }
 
 void BatchRows::PushSgdSteps(Worker& w, float learning_rate) {
   if (direct_) return;  // the steps were taken on the store's rows
   AUGUR_CHECK(original_.size() == values_.size(), "PushSgdSteps needs keep_original");
-  SgdStepGradient(original_.data(), values_.data(), values_.size(), learning_rate, grads_.data());
-  Issued(w, w.Push(keys_, grads_));
+  if (stride_ == row_) {
+    SgdStepGradient(original_.data(), values_.data(), values_.size(), learning_rate, grads_.data());
+  } else {  // each step one update of the store's optimizer (its delta)
+    std::vector<float> step(row_);
+    for (size_t slot = 0; slot < keys_.size(); ++slot) {
+      const size_t at = slot * row_;
+      SgdStepGradient(&original_[at], &values_[at], row_, learning_rate, step.data());
+      UpdateToDelta(*optimizer_, step.data(), row_, &grads_[slot * stride_]);
+    }
+  }
+  Issued(w, w.PushDeltas(keys_, grads_));
 }
 
 void BatchRows::Issued(Worker& w, Ticket t) {

@@ -5,8 +5,13 @@
 // distinct key gets the next slot, BatchIndex), then Pull() pulls their
 // values (one Pull, waited for). Row(key) is the local copy, Grad(key) a
 // zeroed gradient row; RowAt/GradAt take the slot Add() returned and skip
-// the lookup. PushGradients() pushes Grad rows (for
-// server-side AdaGrad/SGD); PushSgdSteps(lr) pushes (pulled - local) / lr,
+// the lookup. AddGradient(slot, g) adds one example's gradient of a key;
+// PushGradients() pushes the batch's sums as deltas (Worker::PushDeltas:
+// with AdaGrad the squares of the examples' gradients are summed beside
+// them, so the store's accumulator grows as the examples' own steps would
+// grow it, not by the square of their sum). Gradients added through
+// Grad()/GradAt() directly are pushed as one update each (their squares
+// taken of the sum). PushSgdSteps(lr) pushes (pulled - local) / lr,
 // i.e. exactly the local SGD steps taken on Row() as a gradient for the
 // server-side SGD optimizer. Every key has the same row length.
 // On a one-node cluster (Worker::DirectAccess) nothing is copied: Row() is
@@ -34,7 +39,7 @@ namespace augur {
 
 class BatchRows {
  public:
-  explicit BatchRows(uint32_t row_length) : row_(row_length) {}
+  explicit BatchRows(uint32_t row_length) : row_(row_length), stride_(row_length) {}
 
   void Clear() {
     keys_.clear();
@@ -79,7 +84,20 @@ class BatchRows {
   float* RowAt(uint32_t slot) {
     return direct_ ? direct_rows_[slot].value : &values_[size_t{slot} * row_];
   }
-  float* GradAt(uint32_t slot) { return &grads_[size_t{slot} * row_]; }
+  float* GradAt(uint32_t slot) {
+    squares_stale_ = true;
+    return &grads_[size_t{slot} * stride_];
+  }
+  // Adds one example's gradient g (row_length floats) of the key in `slot`:
+  // to its sum and, with AdaGrad, its squares to the sum of squares.
+  void AddGradient(uint32_t slot, const float* g) {
+    float* sum = &grads_[size_t{slot} * stride_];
+    for (uint32_t i = 0; i < row_; ++i) sum[i] += g[i];
+    if (stride_ == row_) return;
+    float* squares = sum + row_;
+    for (uint32_t i = 0; i < row_; ++i) squares[i] += g[i] * g[i];
+  }
+  uint32_t SlotOf(Key key) const { return Slot(key); }
 
   void PushGradients(Worker& w);
   void PushSgdSteps(Worker& w, float learning_rate);
@@ -94,8 +112,13 @@ class BatchRows {
   void EndPull(Worker& w, Ticket t, bool keep_original);
 
   uint32_t row_;
-  std::vector<Key> keys_;        // by slot
-  std::vector<uint32_t> added_;  // Add()'s results, in call order
+  // Floats per slot of grads_: row_, or with AdaGrad 2 * row_ (the sum of
+  // the gradients, then of their squares: a delta, optimizer.h). Set by Pull.
+  uint32_t stride_;
+  const OptimizerConfig* optimizer_ = nullptr;  // the worker's store's, set by Pull
+  bool squares_stale_ = false;                  // GradAt handed out since the last Pull
+  std::vector<Key> keys_;                       // by slot
+  std::vector<uint32_t> added_;                 // Add()'s results, in call order
   BatchIndex index_;
   bool direct_ = false;                         // this batch uses the store's rows
   std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_

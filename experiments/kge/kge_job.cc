@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "experiments/models/example_grads.h"
 
 namespace augur {
 
@@ -55,10 +56,18 @@ BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32
               sampled.size(), negs.size());
   for (size_t j = 0; j < negs.size(); ++j) negs[j] = static_cast<uint32_t>(sampled[j]);
   BatchStats s;
+  // Each triple's gradients apart, then added to the batch's: with AdaGrad
+  // the push carries their squares too (BatchRows::AddGradient), so a row
+  // many triples of the batch share (a relation, a hub entity) takes the
+  // accumulator growth of the baseline's per-triple steps.
+  ExampleGrads example(task_->row_length(), per_triple + 3);
   for (size_t i = 0; i < items.size(); ++i) {
+    example.Clear();
     s.loss += task_->AddExampleGradients(
         task_->data().train[items[i]], &negs[i * per_triple],
-        [&](Key k) -> const float* { return rows.Row(k); }, [&](Key k) { return rows.Grad(k); });
+        [&](Key k) -> const float* { return rows.Row(k); }, [&](Key k) { return example.Row(k); });
+    for (size_t j = 0; j < example.size(); ++j)
+      rows.AddGradient(rows.SlotOf(example.key(j)), example.grad(j));
   }
   rows.PushGradients(w);
   s.terms = s.samples = items.size();

@@ -4,8 +4,6 @@
 // Threads update the shared model rows without locks (Hogwild!, Recht et al.
 // 2011): concurrent updates of the same row may interleave; that benign race
 // is the method, and is why the single-node baselines are not run under TSan.
-// ExampleGrads is a per-thread scratch map key -> gradient row for the few
-// keys of one example; returned rows stay valid until Clear(). Not thread-safe: one per thread.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 
 #include "core/base/check.h"
 #include "core/base/types.h"
+#include "experiments/models/example_grads.h"
 
 namespace augur {
 
@@ -50,31 +49,5 @@ inline double RunThreads(uint32_t threads, const std::function<void(uint32_t)>& 
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-class ExampleGrads {
- public:
-  // Rows never move: up to max_keys distinct keys per example.
-  ExampleGrads(uint32_t row_length, size_t max_keys)
-      : row_(row_length), data_(size_t{row_length} * max_keys) {}
-  void Clear() { keys_.clear(); }
-  // The zero-initialised gradient row of `key` (merged when a key repeats).
-  float* Row(Key key) {
-    for (size_t i = 0; i < keys_.size(); ++i)
-      if (keys_[i] == key) return &data_[i * row_];
-    AUGUR_CHECK(keys_.size() * row_ < data_.size(), "more keys in one example than declared");
-    keys_.push_back(key);
-    float* g = &data_[(keys_.size() - 1) * row_];
-    std::fill(g, g + row_, 0.0f);
-    return g;
-  }
-  size_t size() const { return keys_.size(); }
-  Key key(size_t i) const { return keys_[i]; }
-  const float* grad(size_t i) const { return &data_[i * row_]; }
-
- private:
-  uint32_t row_;
-  std::vector<Key> keys_;
-  std::vector<float> data_;
-};
 
 }  // namespace augur

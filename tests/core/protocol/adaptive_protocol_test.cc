@@ -374,6 +374,52 @@ TEST_CASE("a replica's AdaGrad flush grows the accumulator as separate steps wou
   }
 }
 
+// A push of updates summed per key (Worker::PushDeltas: a batch's gradients
+// of one row) carries their summed squares, and the main copy's AdaGrad
+// accumulator grows by them, as the separate steps would grow it, whether the
+// main copy is remote (classic: node 1 pushes to node 0) or local; a plain
+// Push of one update grows it by that update's square.
+TEST_CASE("a pushed delta grows the AdaGrad accumulator by its summed squares",
+          "[protocol][optimizer]") {
+  LoopbackOptions o = JitteryCluster(2, 1, 4);
+  o.node.policy = *MakePolicy("classic", {});
+  o.node.optimizer.kind = OptimizerKind::kAdaGrad;
+  o.node.optimizer.learning_rate = 0.5f;
+  o.node.optimizer.initial_accumulator = 1.0f;
+  LoopbackCluster cluster(o);
+  const Key key = KeyHomedAtNode0(cluster);
+  Key plain = key + 1;
+  while (cluster.node(0).HomeOf(plain) != 0) ++plain;
+  // Three examples' gradients of the key, summed: the delta, then its squares.
+  const float g[3][2] = {{0.75f, -0.5f}, {0.25f, -1.0f}, {1.0f, -0.5f}};
+  std::vector<float> delta(4, 0.0f);
+  for (const auto& e : g)
+    for (int d = 0; d < 2; ++d) {
+      delta[d] += e[d];
+      delta[2 + d] += e[d] * e[d];
+    }
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                const std::vector<Key> one{key}, other{plain};
+                w.Wait(w.PushDeltas(one, delta));  // node 1: remote; node 0: local
+                if (w.node_id() == 0) w.Wait(w.Push(other, std::vector<float>{2.0f, -1.0f}));
+                w.Barrier();
+              })
+              .ok());
+  std::vector<float> row(4);
+  REQUIRE(cluster.node(0).store().ReadRow(key, row.data()));
+  for (int d = 0; d < 2; ++d) {
+    INFO("dimension " << d);
+    CHECK(row[2 + d] == Approx(1.0f + 2 * delta[2 + d]).epsilon(1e-5));  // both nodes pushed
+    // The summed square would be (sum g)^2, larger here in both dimensions.
+    CHECK(delta[d] * delta[d] > delta[2 + d]);
+  }
+  REQUIRE(cluster.node(0).store().ReadRow(plain, row.data()));
+  CHECK(row[2] == Approx(5.0f));  // 1 + 2^2
+  CHECK(row[3] == Approx(2.0f));  // 1 + 1^2
+  CHECK(row[0] == Approx(-0.5f * 2.0f / std::sqrt(5.0f)));
+}
+
 // Two flushes of one replica can be in flight at once: a timer round's and
 // another worker's WaitSync round. The answer to the older one must not hide
 // the newer one's delta from the replica: worker 0 of node 1 writes alone

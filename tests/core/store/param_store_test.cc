@@ -219,7 +219,7 @@ TEST_CASE("AdaGrad keeps its accumulator beside the value and moves it with the 
   opt.initial_accumulator = 1.0f;
   ParamStore store(ValueLayout(2), nullptr, opt);
   REQUIRE(store.RowLength(1) == 4);
-  const std::vector<float> g{2.0f, -1.0f};
+  const std::vector<float> g{2.0f, -1.0f, 4.0f, 1.0f};  // a push's delta: g, then g^2
   REQUIRE(store.Push(1, g.data(), true));
   std::vector<float> row(4);
   REQUIRE(store.ReadRow(1, row.data()));

@@ -1,0 +1,77 @@
+// BatchRows with AdaGrad: a key that several examples of a batch share is
+// pushed with the sum of its examples' gradients and the sum of their squares,
+// so the store's accumulator grows as the examples' own steps would grow it
+// (the single-node baselines' per-example steps), on one node (direct access)
+// and on two (the copy path, the main copy remote); GradAt sums are pushed as
+// one update each.
+#include "experiments/jobs/batch_rows.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "backends/loopback/loopback_cluster.h"
+#include "core/policy/policy.h"
+
+namespace augur {
+namespace {
+
+LoopbackCluster AdaGradCluster(uint32_t nodes) {
+  LoopbackOptions o;
+  o.nodes = nodes;
+  o.node.workers = 1;
+  o.node.layout = ValueLayout(2);
+  o.node.policy = *MakePolicy("classic", {});
+  o.node.optimizer.kind = OptimizerKind::kAdaGrad;
+  o.node.optimizer.learning_rate = 0.1f;
+  o.node.optimizer.initial_accumulator = 1.0f;
+  return LoopbackCluster(o);
+}
+
+// The accumulator of `key` at its main copy after node 0's worker added two
+// examples' gradients of it (through AddGradient, or summed through GradAt).
+std::vector<float> AccumulatorAfterBatch(uint32_t nodes, bool per_example) {
+  LoopbackCluster cluster = AdaGradCluster(nodes);
+  Key key = 0;
+  while (cluster.node(0).HomeOf(key) != nodes - 1) ++key;  // remote from node 0 on two nodes
+  const float g[2][2] = {{0.5f, -1.0f}, {1.5f, -1.0f}};
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                if (w.node_id() == 0) {
+                  BatchRows rows(2);
+                  rows.Clear();
+                  const uint32_t slot = rows.Add(key);
+                  REQUIRE(rows.Add(key) == slot);  // the second example's occurrence
+                  rows.Pull(w, /*keep_original=*/false);
+                  for (const auto& e : g) {
+                    if (per_example) {
+                      rows.AddGradient(slot, e);
+                    } else {
+                      for (int d = 0; d < 2; ++d) rows.GradAt(slot)[d] += e[d];
+                    }
+                  }
+                  rows.PushGradients(w);
+                  rows.Finish(w);
+                }
+                w.Barrier();
+              })
+              .ok());
+  std::vector<float> row(4);
+  REQUIRE(cluster.node(nodes - 1).store().ReadRow(key, row.data()));
+  return {row[2], row[3]};
+}
+
+TEST_CASE("BatchRows pushes an AdaGrad row's summed squares beside its summed gradient",
+          "[batch_rows]") {
+  for (uint32_t nodes : {1u, 2u}) {
+    INFO(nodes << " node(s)");
+    const std::vector<float> acc = AccumulatorAfterBatch(nodes, /*per_example=*/true);
+    CHECK(acc[0] == Approx(1.0f + 0.25f + 2.25f));  // 1 + 0.5^2 + 1.5^2, not 1 + 2^2
+    CHECK(acc[1] == Approx(1.0f + 1.0f + 1.0f));    // 1 + 1 + 1, not 1 + 4
+    const std::vector<float> summed = AccumulatorAfterBatch(nodes, /*per_example=*/false);
+    CHECK(summed[0] == Approx(1.0f + 4.0f));  // the sum pushed as one update
+    CHECK(summed[1] == Approx(1.0f + 4.0f));
+  }
+}
+
+}  // namespace
+}  // namespace augur
