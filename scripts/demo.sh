@@ -30,7 +30,9 @@ nodes=${DEMO_NODES:-8}
 # Ranked valid and test triples: all 5,000 of WordNet's test split (300 gave the MRR a
 # standard error of about 3.4%, more than the 2% goal; the report shows it).
 eval_triples=${DEMO_EVAL_TRIPLES:-5000}
-partition=${DEMO_PARTITION:-graph}
+# auto: random with local sampling (a graph partition makes a node's local negatives its own
+# cluster of the graph: experiments/partition/work_split.h), graph otherwise.
+partition=${DEMO_PARTITION:-auto}
 # Negatives through the PS sampling access (REFERENCE 2.5): local (drawn among the entities
 # held on the node, no communication; NOT the baseline's distribution, so the report judges
 # it by its quality). pool keeps the marginal distribution (each drawn key made local ahead

@@ -20,7 +20,8 @@ BatchJob::~BatchJob() = default;
 
 void BatchJob::Partition(const ItemKeys& items) {
   const uint32_t parts = config_.nodes * config_.workers;
-  const std::string method = ResolvePartition(config_.partition, config_.workload, config_.nodes);
+  const std::string method =
+      ResolvePartition(config_.partition, config_.workload, config_.nodes, config_.sampling);
   Result<std::vector<std::vector<uint32_t>>> split =
       SplitWork(items, parts, method, config_.seed, config_.workers);
   AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated

@@ -11,11 +11,11 @@ Status CheckPartitionMethod(const std::string& method) {
                        "' is unknown (expected auto|random|graph|block)");
 }
 
-std::string ResolvePartition(const std::string& method, const std::string& workload,
-                             uint32_t nodes) {
+std::string ResolvePartition(const std::string& method, const std::string& workload, uint32_t nodes,
+                             const std::string& sampling) {
   if (method != "auto" || nodes <= 1) return method == "auto" ? "random" : method;
   if (workload == "mf") return "block";
-  if (workload == "kge" || workload == "wv") return "graph";
+  if (workload == "kge" || workload == "wv") return sampling == "local" ? "random" : "graph";
   return "random";
 }
 

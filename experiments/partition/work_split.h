@@ -26,9 +26,16 @@ Status CheckPartitionMethod(const std::string& method);
 // instead of 54,700, and its later epochs ran 1.3x faster); random for the
 // rest. One node, the single-node baselines included, keeps random: nothing
 // moves there, and on 2 threads the block schedule made mf 2-3x slower.
+// Except with `--sampling local` (kge, wv): local negatives are drawn among
+// the keys held on the node, which under a graph partition are the node's
+// cluster of the graph, and training on them alone cost kge's test MRR 37%
+// on Debian's package graph at 8 x 4 (WordNet 8%); under a random partition
+// a node's keys are a random share of the entities, and both graphs came
+// within 2% of the baseline, at 13-36% longer epochs
+// (docs/measurements/2026-12-05-kge-local-partition.md).
 // Other methods are returned as they are.
-std::string ResolvePartition(const std::string& method, const std::string& workload,
-                             uint32_t nodes);
+std::string ResolvePartition(const std::string& method, const std::string& workload, uint32_t nodes,
+                             const std::string& sampling = "naive");
 
 // Error (naming the flag) for an unknown method or items block cannot split.
 // `workers_per_node`: the block schedule's group (a node's workers share its

@@ -30,6 +30,13 @@ TEST_CASE("the default partition blocks mf and clusters kge and wv on several no
     CHECK(ResolvePartition("auto", workload, 2) == "graph");
     CHECK(ResolvePartition("auto", workload, 1) == "random");
   }
+  for (const char* workload : {"kge", "wv"}) {
+    INFO(workload);
+    // local negatives come from the node's keys: a graph cluster would bias them
+    CHECK(ResolvePartition("auto", workload, 8, "local") == "random");
+    CHECK(ResolvePartition("auto", workload, 8, "pool") == "graph");
+    CHECK(ResolvePartition("graph", workload, 8, "local") == "graph");  // an explicit choice stays
+  }
   CHECK(ResolvePartition("auto", "zipf", 2) == "random");
   CHECK(ResolvePartition("auto", "zipf", 1) == "random");
   CHECK(ResolvePartition("random", "kge", 2) == "random");
