@@ -4,7 +4,8 @@
 # (ethernet-10g, hybrid compute) against the single-node baseline (`augur
 # compare`, which runs the baseline first and calibrates the compute per sample
 # from it), every row with default flags except the sampling scheme it names
-# (so the default partition: graph for kge and wv, block for mf, at 8 nodes):
+# (so the default partition: graph for kge and wv, random with --sampling local, block
+# for mf, at 8 nodes):
 #   wv   the WordNet glosses; a small-vocabulary corpus (Debian changelogs on
 #        this machine, /usr/share/doc/*/changelog.Debian.gz, about 15k words);
 #        a Zipf-generated corpus of about 1M tokens (scripts/lib/zipf_corpus.py);
