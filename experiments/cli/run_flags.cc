@@ -104,11 +104,12 @@ void AddModelFlags(CLI::App& app, RunConfig* c) {
                  "results/cache/ on first use and mf generates its matrix in memory");
   app.add_option("--wordnet", c->wordnet_dir, "WordNet database directory (for the cache)")
       ->capture_default_str();
-  app.add_option("--partition", c->partition,
-                 "How training data is split over workers: random | graph (clustered by a "
-                 "graph partition) | block (mf only: rows and columns blocked, DSGD sub-epochs) "
-                 "| auto (on several nodes block for mf, graph for kge and wv unless "
-                 "--sampling local; random otherwise)")
+  app.add_option(
+         "--partition", c->partition,
+         "How training data is split over workers: random | graph (clustered by a "
+         "graph partition) | block (mf only: rows and columns blocked, DSGD sub-epochs) "
+         "| auto (on several nodes block for mf, graph for kge and wv, random for them with local "
+         "negative sampling; random otherwise)")
       ->capture_default_str();
   app.add_option("--negatives", c->negatives,
                  "kge: negatives per true triple in total, split between corrupted heads and "

@@ -20,6 +20,7 @@ Ticket BatchRows::BeginPull(Worker& w) {
   optimizer_ = &w.optimizer();
   stride_ = row_ * (1 + optimizer_->StateRows());
   squares_stale_ = false;
+  grads_ready_ = false;
   if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
   values_.resize(keys_.size() * row_);
   return w.Pull(keys_, values_);
@@ -33,8 +34,7 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     for (Key k : sampled_keys_)
       if (index_.Insert(k).second) keys_.push_back(k);
     w.ResolveDirect(keys_, &direct_rows_);
-    grads_.assign(keys_.size() * stride_, 0.0f);
-    return;
+    return;  // gradients are zeroed on first use (GradAt), if any
   }
   // A sampled key not pulled ordinarily becomes a row of the batch, valued
   // from its first occurrence in the sample (room for all of them at once,
@@ -50,8 +50,7 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
   if (keep_original) {
     original_ = values_;
     grads_.resize(keys_.size() * stride_);  // PushSgdSteps writes every gradient
-  } else {
-    grads_.assign(keys_.size() * stride_, 0.0f);
+    grads_ready_ = true;
   }
 }
 
@@ -63,6 +62,11 @@ uint32_t BatchRows::Slot(Key key) const {
 }
 
 void BatchRows::PushGradients(Worker& w) {
+  if (direct_ && !grads_ready_) {  // every gradient was stepped in (AddGradient)
+    w.CountDirect(keys_.size());
+    return;
+  }
+  if (!grads_ready_) ZeroGrads();
   if (squares_stale_ && stride_ != row_) {
     // Summed through GradAt: each sum is pushed as one update (its squares).
     for (size_t slot = 0; slot < keys_.size(); ++slot) {

@@ -9,7 +9,9 @@
 // PushGradients() pushes the batch's sums as deltas (Worker::PushDeltas:
 // with AdaGrad the squares of the examples' gradients are summed beside
 // them, so the store's accumulator grows as the examples' own steps would
-// grow it, not by the square of their sum). Gradients added through
+// grow it, not by the square of their sum; on one node each example's
+// gradient is stepped into the row at once, as the baseline does). Gradients
+// added through
 // Grad()/GradAt() directly are pushed as one update each (their squares
 // taken of the sum). PushSgdSteps(lr) pushes (pulled - local) / lr,
 // i.e. exactly the local SGD steps taken on Row() as a gradient for the
@@ -34,6 +36,7 @@
 #include "core/api/worker.h"
 #include "core/base/types.h"
 #include "experiments/jobs/batch_index.h"
+#include "experiments/models/vector_update.h"
 
 namespace augur {
 
@@ -85,12 +88,22 @@ class BatchRows {
     return direct_ ? direct_rows_[slot].value : &values_[size_t{slot} * row_];
   }
   float* GradAt(uint32_t slot) {
+    if (!grads_ready_) ZeroGrads();
     squares_stale_ = true;
     return &grads_[size_t{slot} * stride_];
   }
   // Adds one example's gradient g (row_length floats) of the key in `slot`:
-  // to its sum and, with AdaGrad, its squares to the sum of squares.
+  // to its sum and, with AdaGrad, its squares to the sum of squares. With
+  // direct access (one node) it is applied to the store's row at once
+  // instead, one optimizer step per example as the single-node baseline
+  // takes them: the batch's later examples read the stepped row.
   void AddGradient(uint32_t slot, const float* g) {
+    if (direct_) {
+      const ParamStore::Entry& e = direct_rows_[slot];
+      ApplyUpdateVectorized(*optimizer_, e.value, e.state, g, row_);
+      return;
+    }
+    if (!grads_ready_) ZeroGrads();
     float* sum = &grads_[size_t{slot} * stride_];
     for (uint32_t i = 0; i < row_; ++i) sum[i] += g[i];
     if (stride_ == row_) return;
@@ -117,8 +130,13 @@ class BatchRows {
   uint32_t stride_;
   const OptimizerConfig* optimizer_ = nullptr;  // the worker's store's, set by Pull
   bool squares_stale_ = false;                  // GradAt handed out since the last Pull
-  std::vector<Key> keys_;                       // by slot
-  std::vector<uint32_t> added_;                 // Add()'s results, in call order
+  bool grads_ready_ = false;                    // grads_ zeroed for this batch (on first use)
+  void ZeroGrads() {
+    grads_.assign(keys_.size() * stride_, 0.0f);
+    grads_ready_ = true;
+  }
+  std::vector<Key> keys_;        // by slot
+  std::vector<uint32_t> added_;  // Add()'s results, in call order
   BatchIndex index_;
   bool direct_ = false;                         // this batch uses the store's rows
   std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_
