@@ -104,11 +104,7 @@ class BatchRows {
       return;
     }
     if (!grads_ready_) ZeroGrads();
-    float* sum = &grads_[size_t{slot} * stride_];
-    for (uint32_t i = 0; i < row_; ++i) sum[i] += g[i];
-    if (stride_ == row_) return;
-    float* squares = sum + row_;
-    for (uint32_t i = 0; i < row_; ++i) squares[i] += g[i] * g[i];
+    AccumulateDelta(*optimizer_, g, row_, &grads_[size_t{slot} * stride_]);
   }
   uint32_t SlotOf(Key key) const { return Slot(key); }
 
