@@ -21,6 +21,7 @@ Ticket BatchRows::BeginPull(Worker& w) {
   stride_ = row_ * (1 + optimizer_->StateRows());
   squares_stale_ = false;
   grads_ready_ = false;
+  added_grads_.clear();
   if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
   values_.resize(keys_.size() * row_);
   return w.Pull(keys_, values_);
@@ -52,6 +53,18 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     grads_.resize(keys_.size() * stride_);  // PushSgdSteps writes every gradient
     grads_ready_ = true;
   }
+}
+
+void BatchRows::ZeroGrads() {
+  if (added_grads_.empty()) {
+    grads_.assign(keys_.size() * stride_, 0.0f);
+  } else {
+    for (size_t slot = 0; slot < added_grads_.size(); ++slot)
+      if (added_grads_[slot] == 0)
+        std::fill_n(grads_.begin() + static_cast<std::ptrdiff_t>(slot * stride_), stride_, 0.0f);
+    added_grads_.clear();
+  }
+  grads_ready_ = true;
 }
 
 uint32_t BatchRows::Slot(Key key) const {

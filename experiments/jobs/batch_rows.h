@@ -103,8 +103,23 @@ class BatchRows {
       ApplyUpdateVectorized(*optimizer_, e.value, e.state, g, row_);
       return;
     }
-    if (!grads_ready_) ZeroGrads();
-    AccumulateDelta(*optimizer_, g, row_, &grads_[size_t{slot} * stride_]);
+    if (grads_ready_) {
+      AccumulateDelta(*optimizer_, g, row_, &grads_[size_t{slot} * stride_]);
+      return;
+    }
+    // Not zeroed: a slot's first gradient is written, the later ones added
+    // (PushGradients zeroes the slots that got none).
+    if (added_grads_.empty()) {
+      grads_.resize(keys_.size() * stride_);
+      added_grads_.assign(keys_.size(), 0);
+    }
+    float* delta = &grads_[size_t{slot} * stride_];
+    if (added_grads_[slot] == 0) {
+      added_grads_[slot] = 1;
+      UpdateToDelta(*optimizer_, g, row_, delta);
+    } else {
+      AccumulateDelta(*optimizer_, g, row_, delta);
+    }
   }
   uint32_t SlotOf(Key key) const { return Slot(key); }
 
@@ -127,16 +142,17 @@ class BatchRows {
   const OptimizerConfig* optimizer_ = nullptr;  // the worker's store's, set by Pull
   bool squares_stale_ = false;                  // GradAt handed out since the last Pull
   bool grads_ready_ = false;                    // grads_ zeroed for this batch (on first use)
-  void ZeroGrads() {
-    grads_.assign(keys_.size() * stride_, 0.0f);
-    grads_ready_ = true;
-  }
+  // Zeroes the gradients, keeping what AddGradient wrote (added_grads_).
+  void ZeroGrads();
   std::vector<Key> keys_;        // by slot
   std::vector<uint32_t> added_;  // Add()'s results, in call order
   BatchIndex index_;
   bool direct_ = false;                         // this batch uses the store's rows
   std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_
   std::vector<float> values_, original_, grads_;
+  // AddGradient before any zeroing: per slot, whether grads_ holds its
+  // gradients (empty: none written this batch).
+  std::vector<uint8_t> added_grads_;
   std::vector<Key> sampled_keys_;
   std::vector<float> sampled_values_;
   // Pushes not yet known complete, oldest first (at most kPushesInFlight).
