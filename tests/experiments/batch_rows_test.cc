@@ -73,5 +73,41 @@ TEST_CASE("BatchRows pushes an AdaGrad row's summed squares beside its summed gr
   }
 }
 
+TEST_CASE("BatchRows pushes nothing for a row of the batch that got no gradient", "[batch_rows]") {
+  // Two batches of the same buffer on the copy path: the second gives key b
+  // no gradient, so b's push must carry zeros, not what the first batch's
+  // gradient of b left in the buffer.
+  LoopbackCluster cluster = AdaGradCluster(2);
+  Key a = 0;
+  while (cluster.node(0).HomeOf(a) != 1) ++a;
+  Key b = a + 1;
+  while (cluster.node(0).HomeOf(b) != 1) ++b;
+  const float g[2] = {0.5f, -1.0f};
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                if (w.node_id() == 0) {
+                  BatchRows rows(2);
+                  for (int batch = 0; batch < 2; ++batch) {
+                    rows.Clear();
+                    const uint32_t sa = rows.Add(a);
+                    const uint32_t sb = rows.Add(b);
+                    rows.Pull(w, /*keep_original=*/false);
+                    rows.AddGradient(sa, g);
+                    if (batch == 0) rows.AddGradient(sb, g);
+                    rows.PushGradients(w);
+                  }
+                  rows.Finish(w);
+                }
+                w.Barrier();
+              })
+              .ok());
+  std::vector<float> ra(4), rb(4);
+  REQUIRE(cluster.node(1).store().ReadRow(a, ra.data()));
+  REQUIRE(cluster.node(1).store().ReadRow(b, rb.data()));
+  CHECK(ra[2] == Approx(1.0f + 2 * 0.25f));  // a: one gradient per batch
+  CHECK(rb[2] == Approx(1.0f + 0.25f));      // b: the first batch's only
+  CHECK(rb[3] == Approx(1.0f + 1.0f));
+}
+
 }  // namespace
 }  // namespace augur
