@@ -32,6 +32,7 @@ nlohmann::json SimCosts::ToJson() const {
       {"cores", cores},
       {"loopback_bandwidth_bytes_per_second", loopback_bandwidth_bytes_per_second},
       {"loopback_latency_seconds", loopback_latency_seconds},
+      {"loopback_latency_source", loopback_latency_source},
       {"machine", machine},
       {"git_commit", git_commit},
   };
@@ -64,6 +65,7 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
     c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);
+    c.loopback_latency_source = j.value("loopback_latency_source", "");
     c.machine = j.value("machine", "");
     c.git_commit = j.value("git_commit", "");
   } catch (const nlohmann::json::exception& e) {

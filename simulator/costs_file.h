@@ -90,6 +90,9 @@ struct SimCosts {
   // The loopback link (one way): 0 / negative = not calibrated.
   double loopback_bandwidth_bytes_per_second = 0;
   double loopback_latency_seconds = -1;
+  // How the latency was measured (one line): a ping-pong between idle cores,
+  // or fitted to a real 2-process run (augur calibrate).
+  std::string loopback_latency_source;
   std::string machine;     // where it was calibrated
   std::string git_commit;  // by which build
 

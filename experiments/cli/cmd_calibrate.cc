@@ -87,12 +87,12 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   std::printf(
       "  %.1f ns + %.3f ns/byte per handled message (%.1f ns + the bytes when it finds the "
       "node awake, %.1f ns + the bytes for each that arrives with others)\n"
-      "  loopback: %.1f us one way, %.2f GB/s\n"
+      "  loopback: %.1f us one way (%s), %.2f GB/s\n"
       "  written: %s\n",
       1e9 * costs->seconds_per_message, 1e9 * costs->seconds_per_message_byte,
       1e9 * costs->AwakeMessageSeconds(0), 1e9 * costs->CoalescedMessageSeconds(0),
-      1e6 * costs->loopback_latency_seconds, costs->loopback_bandwidth_bytes_per_second / 1e9,
-      f.out.c_str());
+      1e6 * costs->loopback_latency_seconds, costs->loopback_latency_source.c_str(),
+      costs->loopback_bandwidth_bytes_per_second / 1e9, f.out.c_str());
   return 0;
 }
 

@@ -94,6 +94,29 @@ costs_trace)
   done
   field "$work/costs.json" "['message_cost_source']" | grep -qE "zipf runs|ping-pong" ||
     fail "message_cost_source does not say how the message cost was measured"
+  # The loopback latency: fitted by simulating the 2-node run's measured epochs (the
+  # closest simulation's latency, at most the idle ping-pong's), or that ping-pong's.
+  python3 - "$work/costs.json" "$work"/calibration/launch-e*/result.json <<'PY' ||
+import glob, json, os, sys
+last = max(sys.argv[2:], key=lambda p: int(p.split("launch-e")[1].split("/")[0]))
+costs, run = json.load(open(sys.argv[1])), json.load(open(last))
+source, latency = costs["loopback_latency_source"], costs["loopback_latency_seconds"]
+if source.startswith("fitted"):
+    fits = [json.load(open(p)) for p in glob.glob(os.path.dirname(sys.argv[1]) +
+                                                  "/calibration/latency-fit-*/result.json")]
+    assert fits, "no latency fit simulations"
+    def mean_after_first(r):
+        return sum(r["epoch_seconds"][1:]) / len(r["epoch_seconds"][1:])
+    target = mean_after_first(run)
+    gaps = [(abs(mean_after_first(f) - target), f["costs"]["loopback_latency_seconds"]) for f in fits]
+    chosen = [g for g, l in gaps if abs(l - latency) < 1e-12]
+    assert chosen and min(chosen) == min(g for g, _ in gaps), (latency, gaps)
+    assert 0 <= latency < 1e-3, latency
+else:
+    assert source.startswith("a 64-byte ping-pong between idle cores"), source
+    assert latency >= 0, latency
+PY
+    fail "costs.json's loopback latency is not the fit closest to the 2-node run's epochs"
   # The wake-up delay: measured from the 2-node run's timer sync rounds, then fitted by
   # simulating that run's first 3 epochs (the closest simulation's delay), or not measured.
   python3 - "$work/costs.json" "$work"/calibration/launch-e*/result.json <<'PY' ||
