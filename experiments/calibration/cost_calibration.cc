@@ -423,7 +423,9 @@ struct DelayFit {
 // epoch has crossed the target and grows; then regula falsi in the first
 // interval whose ends lie on either side of it. The closest simulation wins.
 // Delays in whole nanoseconds: what the simulations are given, exactly.
-Result<DelayFit> FitDelay(const std::function<Result<double>(double)>& epoch_at, double target) {
+// Grid points above `max_delay` are tried once, as max_delay itself.
+Result<DelayFit> FitDelay(const std::function<Result<double>(double)>& epoch_at, double target,
+                          double max_delay = 1.6e-3) {
   const auto ns = [](double seconds) { return std::round(seconds * 1e9) / 1e9; };
   constexpr double kGrid[] = {0, 25e-6, 50e-6, 100e-6, 200e-6, 400e-6, 800e-6, 1600e-6};
   constexpr double kTolerance = 0.02;  // of the target
@@ -440,7 +442,9 @@ Result<DelayFit> FitDelay(const std::function<Result<double>(double)>& epoch_at,
       fit.delay = d, fit.best = *e, best_gap = std::abs(*e - target);
     return e;
   };
-  for (double d : kGrid) {
+  for (double grid_d : kGrid) {
+    const double d = std::min(grid_d, ns(max_delay));
+    if (d <= prev_d) break;  // max_delay was tried already
     Result<double> e = at(d);
     if (!e.ok()) return e.status();
     if (best_gap <= kTolerance * target) break;
@@ -540,16 +544,16 @@ void FitLoopbackLatency(const RunConfig& config, const CalibrationOptions& o,
   Result<DelayFit> fit = FitDelay(
       [&](double latency) -> Result<double> {
         SimCosts c = *costs;
-        c.loopback_latency_seconds = std::min(latency, idle);
+        c.loopback_latency_seconds = latency;
         const std::string path =
             o.work_dir + "/costs-latency-fit-" + std::to_string(step) + ".json";
         if (Status w = WriteCostsFile(path, c); !w.ok()) return w;
         return SimulatedEpoch(config, o, path, run, 2, epochs, skip, c.wakeup_delay_seconds,
                               step++);
       },
-      real.epoch_seconds);
+      real.epoch_seconds, idle);
   if (!fit.ok()) return kept(fit.status().message());
-  costs->loopback_latency_seconds = std::min(fit->delay, idle);
+  costs->loopback_latency_seconds = fit->delay;
   char line[320];
   std::snprintf(line, sizeof line,
                 "fitted: `augur sim` of the 2-node run takes its measured epochs' %.2f ms (%.2f ms "
