@@ -540,7 +540,6 @@ void FitLoopbackLatency(const RunConfig& config, const CalibrationOptions& o,
   const uint32_t epochs = std::min(real_epochs, skip + 2);
   const DelayFitRun run{"latency-fit-", false, "`augur sim` of the 2-node run", workers};
   int step = 0;
-  std::string failed;
   Result<DelayFit> fit = FitDelay(
       [&](double latency) -> Result<double> {
         SimCosts c = *costs;
