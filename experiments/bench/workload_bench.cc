@@ -11,7 +11,6 @@
 #include "core/store/optimizer.h"
 #include "experiments/kge/complex_model.h"
 #include "experiments/mf/mf_model.h"
-#include "experiments/models/vector_update.h"
 #include "experiments/wv/sgns_model.h"
 
 namespace augur {
@@ -26,11 +25,9 @@ std::vector<float> Table(size_t rows, uint32_t len, uint64_t seed) {
 
 constexpr size_t kRows = 1 << 16;
 
-// range(0): complex dim d; range(1): 1 = vectorised AdaGrad (the single-node
-// baseline's), 0 = core's scalar ApplyUpdate.
+// range(0): complex dim d.
 void BM_ComplExExample(benchmark::State& state) {
   const uint32_t d = static_cast<uint32_t>(state.range(0));
-  const bool vectorized = state.range(1) != 0;
   const uint32_t negatives = 10;
   const uint32_t len = 2 * d;
   std::vector<float> values = Table(kRows, len, 1), acc(values.size(), 0.0f);
@@ -56,18 +53,13 @@ void BM_ComplExExample(benchmark::State& state) {
       s = ComplEx::Score(h, r, n, d);
       ComplEx::AddGradients(h, r, n, d, LogisticGrad(s, false), gh, gr, gn);
     }
-    for (uint32_t i = 0; i < negatives + 3; ++i) {
-      if (vectorized) {
-        ApplyUpdateVectorized(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
-      } else {
-        ApplyUpdate(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
-      }
-    }
+    for (uint32_t i = 0; i < negatives + 3; ++i)
+      ApplyUpdate(opt, &values[rows[i]], &acc[rows[i]], &grads[i * len], len);
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ComplExExample)->Args({32, 0})->Args({32, 1})->Args({64, 1})->Args({128, 1});
+BENCHMARK(BM_ComplExExample)->Arg(32)->Arg(64)->Arg(128);
 
 void BM_SgnsPair(benchmark::State& state) {
   const uint32_t d = static_cast<uint32_t>(state.range(0));

@@ -36,7 +36,6 @@
 #include "core/api/worker.h"
 #include "core/base/types.h"
 #include "experiments/jobs/batch_index.h"
-#include "experiments/models/vector_update.h"
 
 namespace augur {
 
@@ -100,7 +99,7 @@ class BatchRows {
   void AddGradient(uint32_t slot, const float* g) {
     if (direct_) {
       const ParamStore::Entry& e = direct_rows_[slot];
-      ApplyUpdateVectorized(*optimizer_, e.value, e.state, g, row_);
+      ApplyUpdate(*optimizer_, e.value, e.state, g, row_);
       return;
     }
     if (grads_ready_) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "experiments/models/vector_update.h"
+#include "core/store/optimizer.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
 
@@ -52,7 +52,7 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
           [&](Key k) { return grads.Row(k); });
       for (size_t j = 0; j < grads.size(); ++j) {
         float* v = value(index(grads.key(j)));
-        ApplyUpdateVectorized(opt, v, opt.StateRows() ? v + row : nullptr, grads.grad(j), row);
+        ApplyUpdate(opt, v, opt.StateRows() ? v + row : nullptr, grads.grad(j), row);
       }
     }
     *loss = sum;
