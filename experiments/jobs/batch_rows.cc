@@ -20,8 +20,6 @@ Ticket BatchRows::BeginPull(Worker& w) {
   optimizer_ = &w.optimizer();
   stride_ = row_ * (1 + optimizer_->StateRows());
   squares_stale_ = false;
-  grads_ready_ = false;
-  added_grads_.clear();
   if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
   values_.resize(keys_.size() * row_);
   return w.Pull(keys_, values_);
@@ -35,7 +33,8 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     for (Key k : sampled_keys_)
       if (index_.Insert(k).second) keys_.push_back(k);
     w.ResolveDirect(keys_, &direct_rows_);
-    return;  // gradients are zeroed on first use (GradAt), if any
+    StartGrads();
+    return;
   }
   // A sampled key not pulled ordinarily becomes a row of the batch, valued
   // from its first occurrence in the sample (room for all of them at once,
@@ -48,23 +47,14 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     const float* v = &sampled_values_[j * row_];
     values_.insert(values_.end(), v, v + row_);
   }
-  if (keep_original) {
-    original_ = values_;
-    grads_.resize(keys_.size() * stride_);  // PushSgdSteps writes every gradient
-    grads_ready_ = true;
-  }
+  if (keep_original) original_ = values_;  // PushSgdSteps then writes every gradient
+  StartGrads();
 }
 
-void BatchRows::ZeroGrads() {
-  if (added_grads_.empty()) {
-    grads_.assign(keys_.size() * stride_, 0.0f);
-  } else {
-    for (size_t slot = 0; slot < added_grads_.size(); ++slot)
-      if (added_grads_[slot] == 0)
-        std::fill_n(grads_.begin() + static_cast<std::ptrdiff_t>(slot * stride_), stride_, 0.0f);
-    added_grads_.clear();
-  }
-  grads_ready_ = true;
+void BatchRows::StartGrads() {
+  grads_.resize(keys_.size() * stride_);  // not zeroed: slots are written or zeroed on first use
+  has_grad_.assign(keys_.size(), 0);
+  grads_written_ = 0;
 }
 
 uint32_t BatchRows::Slot(Key key) const {
@@ -75,11 +65,15 @@ uint32_t BatchRows::Slot(Key key) const {
 }
 
 void BatchRows::PushGradients(Worker& w) {
-  if (direct_ && !grads_ready_) {  // every gradient was stepped in (AddGradient)
+  if (direct_ && grads_written_ == 0) {  // every gradient was stepped in (AddGradient)
     w.CountDirect(keys_.size());
     return;
   }
-  if (!grads_ready_) ZeroGrads();
+  if (grads_written_ < keys_.size()) {  // the slots that got no gradient push zeros
+    for (size_t slot = 0; slot < keys_.size(); ++slot)
+      if (has_grad_[slot] == 0)
+        std::fill_n(grads_.begin() + static_cast<std::ptrdiff_t>(slot * stride_), stride_, 0.0f);
+  }
   if (squares_stale_ && stride_ != row_) {
     // Summed through GradAt: each sum is pushed as one update (its squares).
     for (size_t slot = 0; slot < keys_.size(); ++slot) {

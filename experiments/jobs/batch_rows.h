@@ -28,6 +28,7 @@
 // Ownership: buffers owned here. Threading: one worker.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <span>
@@ -87,9 +88,10 @@ class BatchRows {
     return direct_ ? direct_rows_[slot].value : &values_[size_t{slot} * row_];
   }
   float* GradAt(uint32_t slot) {
-    if (!grads_ready_) ZeroGrads();
+    float* g = &grads_[size_t{slot} * stride_];
+    if (MarkGrad(slot)) std::fill_n(g, stride_, 0.0f);
     squares_stale_ = true;
-    return &grads_[size_t{slot} * stride_];
+    return g;
   }
   // Adds one example's gradient g (row_length floats) of the key in `slot`:
   // to its sum and, with AdaGrad, its squares to the sum of squares. With
@@ -102,19 +104,10 @@ class BatchRows {
       ApplyUpdate(*optimizer_, e.value, e.state, g, row_);
       return;
     }
-    if (grads_ready_) {
-      AccumulateDelta(*optimizer_, g, row_, &grads_[size_t{slot} * stride_]);
-      return;
-    }
-    // Not zeroed: a slot's first gradient is written, the later ones added
-    // (PushGradients zeroes the slots that got none).
-    if (added_grads_.empty()) {
-      grads_.resize(keys_.size() * stride_);
-      added_grads_.assign(keys_.size(), 0);
-    }
+    // The buffer is not zeroed per batch: a slot's first gradient is
+    // written, the later ones added (PushGradients zeroes the slots that got none).
     float* delta = &grads_[size_t{slot} * stride_];
-    if (added_grads_[slot] == 0) {
-      added_grads_[slot] = 1;
+    if (MarkGrad(slot)) {
       UpdateToDelta(*optimizer_, g, row_, delta);
     } else {
       AccumulateDelta(*optimizer_, g, row_, delta);
@@ -133,6 +126,8 @@ class BatchRows {
   Ticket BeginPull(Worker& w);
   // Waits for t and merges the sampled rows in.
   void EndPull(Worker& w, Ticket t, bool keep_original);
+  // Sizes the gradient buffer for this batch's keys, none written yet.
+  void StartGrads();
 
   uint32_t row_;
   // Floats per slot of grads_: row_, or with AdaGrad 2 * row_ (the sum of
@@ -140,18 +135,23 @@ class BatchRows {
   uint32_t stride_;
   const OptimizerConfig* optimizer_ = nullptr;  // the worker's store's, set by Pull
   bool squares_stale_ = false;                  // GradAt handed out since the last Pull
-  bool grads_ready_ = false;                    // grads_ zeroed for this batch (on first use)
-  // Zeroes the gradients, keeping what AddGradient wrote (added_grads_).
-  void ZeroGrads();
+  // Marks the slot's gradient row as written this batch; true the first time.
+  bool MarkGrad(uint32_t slot) {
+    if (has_grad_[slot] != 0) return false;
+    has_grad_[slot] = 1;
+    ++grads_written_;
+    return true;
+  }
   std::vector<Key> keys_;        // by slot
   std::vector<uint32_t> added_;  // Add()'s results, in call order
   BatchIndex index_;
   bool direct_ = false;                         // this batch uses the store's rows
   std::vector<ParamStore::Entry> direct_rows_;  // by slot, when direct_
   std::vector<float> values_, original_, grads_;
-  // AddGradient before any zeroing: per slot, whether grads_ holds its
-  // gradients (empty: none written this batch).
-  std::vector<uint8_t> added_grads_;
+  // Per slot, whether grads_ holds its gradient this batch (GradAt,
+  // AddGradient), and how many do.
+  std::vector<uint8_t> has_grad_;
+  size_t grads_written_ = 0;
   std::vector<Key> sampled_keys_;
   std::vector<float> sampled_values_;
   // Pushes not yet known complete, oldest first (at most kPushesInFlight).
