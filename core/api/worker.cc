@@ -24,7 +24,8 @@ Worker::Worker(NodePort& node, ParamStore& store, Runtime& runtime, Parker& park
       num_nodes_(runtime.num_nodes()),
       solo_(num_nodes_ == 1),
       sampler_(std::move(sampling), seed, sampler_access_,
-               SampleLocality{store.layout(), store, solo_}) {}
+               SampleLocality{store.layout(), store, solo_}),
+      direct_cache_(store.layout()) {}
 
 SampleHandle Worker::PrepareSample(uint32_t k, Clock start, Clock end) {
   return sampler_.Prepare(k, start, end);
@@ -57,17 +58,17 @@ void Worker::ResolveDirect(std::span<const Key> keys, std::vector<ParamStore::En
   // Views stay valid until an entry is removed or replaced (a restore):
   // then every cached one is dropped.
   if (const uint64_t moves = store_.moves(); moves != direct_moves_) {
-    direct_cache_ = FlatKeyMap<float*>();
+    direct_cache_.Clear();
     direct_moves_ = moves;
   }
   entries->resize(keys.size());
   direct_misses_.clear();
   const uint32_t state_rows = store_.optimizer().StateRows();
   for (uint32_t i = 0; i < keys.size(); ++i) {
-    if (float* const* value = direct_cache_.Find(keys[i])) {
+    if (float* const value = direct_cache_.Find(keys[i])) {
       // One node holds main copies only: value, then its optimizer state.
       const uint32_t length = store_.layout().Length(keys[i]);
-      (*entries)[i] = ParamStore::Entry{*value,          state_rows > 0 ? *value + length : nullptr,
+      (*entries)[i] = ParamStore::Entry{value,           state_rows > 0 ? value + length : nullptr,
                                         nullptr,         length,
                                         CopyKind::kMain, nullptr};
     } else {

@@ -25,6 +25,7 @@
 #include <span>
 #include <vector>
 
+#include "core/api/direct_row_cache.h"
 #include "core/api/node_port.h"
 #include "core/base/status.h"
 #include "core/base/types.h"
@@ -32,7 +33,6 @@
 #include "core/metrics/node_metrics.h"
 #include "core/runtime/runtime.h"
 #include "core/sampling/sampling.h"
-#include "core/store/flat_key_map.h"
 #include "core/store/param_store.h"
 
 namespace augur {
@@ -243,7 +243,7 @@ class Worker {
   ParamStore::BatchScratch scratch_;
   // Direct access: views resolved so far (valid while the store's moves()
   // stays direct_moves_), and ResolveDirect's scratch.
-  FlatKeyMap<float*> direct_cache_;  // key -> its row (value, then state)
+  DirectRowCache direct_cache_;  // key -> its row (value, then state)
   uint64_t direct_moves_ = 0;
   std::vector<uint32_t> direct_misses_;
   std::vector<Key> direct_miss_keys_;

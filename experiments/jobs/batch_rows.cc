@@ -29,9 +29,13 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
   AUGUR_CHECK(direct_ || sampled_values_.size() == sampled_keys_.size() * row_,
               "sampled values do not match the sampled keys");
   w.Wait(t);
+  sampled_slots_.clear();
   if (direct_) {
-    for (Key k : sampled_keys_)
-      if (index_.Insert(k).second) keys_.push_back(k);
+    for (Key k : sampled_keys_) {
+      const auto [slot, added] = index_.Insert(k);
+      sampled_slots_.push_back(slot);
+      if (added) keys_.push_back(k);
+    }
     w.ResolveDirect(keys_, &direct_rows_);
     StartGrads();
     return;
@@ -42,7 +46,9 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
   values_.reserve(values_.size() + sampled_values_.size());
   for (size_t j = 0; j < sampled_keys_.size(); ++j) {
     const Key k = sampled_keys_[j];
-    if (!index_.Insert(k).second) continue;
+    const auto [slot, added] = index_.Insert(k);
+    sampled_slots_.push_back(slot);
+    if (!added) continue;
     keys_.push_back(k);
     const float* v = &sampled_values_[j * row_];
     values_.insert(values_.end(), v, v + row_);

@@ -76,8 +76,10 @@ class BatchRows {
     sample(&sampled_keys_, direct_ ? nullptr : &sampled_values_);
     EndPull(w, t, keep_original);
   }
-  // The sampled keys of the last Pull, in the order `sample` returned them.
+  // The sampled keys of the last Pull, in the order `sample` returned them,
+  // and the slot of each (as added_slots() for the added keys).
   const std::vector<Key>& sampled_keys() const { return sampled_keys_; }
+  const std::vector<uint32_t>& sampled_slots() const { return sampled_slots_; }
   // By slot: the added keys, then the sampled keys not among them.
   const std::vector<Key>& keys() const { return keys_; }
   bool empty() const { return keys_.empty(); }
@@ -153,6 +155,7 @@ class BatchRows {
   std::vector<uint8_t> has_grad_;
   size_t grads_written_ = 0;
   std::vector<Key> sampled_keys_;
+  std::vector<uint32_t> sampled_slots_;
   std::vector<float> sampled_values_;
   // Pushes not yet known complete, oldest first (at most kPushesInFlight).
   std::deque<Ticket> pushes_;

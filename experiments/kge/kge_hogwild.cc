@@ -48,8 +48,8 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
       task.DrawNegatives(rng, negs.data());
       grads.Clear();
       sum += task.AddExampleGradients(
-          data.train[i], negs.data(), [&](Key k) { return value(index(k)); },
-          [&](Key k) { return grads.Row(k); });
+          data.train[i], negs.data(), [&](uint32_t, Key k) { return value(index(k)); },
+          [&](uint32_t, Key k) { return grads.Row(k); });
       for (size_t j = 0; j < grads.size(); ++j) {
         float* v = value(index(grads.key(j)));
         ApplyUpdate(opt, v, opt.StateRows() ? v + row : nullptr, grads.grad(j), row);

@@ -61,13 +61,22 @@ BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32
   // many triples of the batch share (a relation, a hub entity) takes the
   // accumulator growth of the baseline's per-triple steps.
   ExampleGrads example(task_->row_length(), per_triple + 3);
+  // Each key's batch slot by its place in the example (added in head,
+  // relation, tail order above; the negatives as sampled): no lookups.
+  const std::vector<uint32_t>& added = rows.added_slots();
+  const std::vector<uint32_t>& sampled_slots = rows.sampled_slots();
   for (size_t i = 0; i < items.size(); ++i) {
+    const uint32_t* fixed = &added[3 * i];
+    const uint32_t* neg = &sampled_slots[i * per_triple];
+    const auto slot = [&](uint32_t at) {
+      return at < KgeTask::kNegativeAt ? fixed[at] : neg[at - KgeTask::kNegativeAt];
+    };
     example.Clear();
     s.loss += task_->AddExampleGradients(
         task_->data().train[items[i]], &negs[i * per_triple],
-        [&](Key k) -> const float* { return rows.Row(k); }, [&](Key k) { return example.Row(k); });
-    for (size_t j = 0; j < example.size(); ++j)
-      rows.AddGradient(rows.SlotOf(example.key(j)), example.grad(j));
+        [&](uint32_t at, Key) -> const float* { return rows.RowAt(slot(at)); },
+        [&](uint32_t at, Key k) { return example.Row(k, slot(at)); });
+    for (size_t j = 0; j < example.size(); ++j) rows.AddGradient(example.tag(j), example.grad(j));
   }
   rows.PushGradients(w);
   s.terms = s.samples = items.size();

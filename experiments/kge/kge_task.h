@@ -60,11 +60,16 @@ class KgeTask {
       out[j] = static_cast<uint32_t>(NegativeKey(rng, data_.num_entities()));
   }
 
-  // Adds the gradient of one example to grad(key) rows; returns its loss.
-  // row(key) -> const float*, grad(key) -> float*; negs has `negatives` ids.
+  // Adds the gradient of one example to grad(at, key) rows; returns its loss.
+  // row(at, key) -> const float*, grad(at, key) -> float*, where `at` is the
+  // key's place in the example (kHeadAt, kRelationAt, kTailAt, then
+  // kNegativeAt + j for negs[j]), for a caller that found its rows by place;
+  // negs has `negatives` ids. A key may fill several places (a negative
+  // equal to the head): grad must return the same row for it each time.
   template <typename RowFn, typename GradFn>
   float AddExampleGradients(const Triple& t, const uint32_t* negs, RowFn&& row,
                             GradFn&& grad) const;
+  static constexpr uint32_t kHeadAt = 0, kRelationAt = 1, kTailAt = 2, kNegativeAt = 3;
 
   // Filtered MRR / Hits@k on sampled valid and test triples.
   nlohmann::json Evaluate(const float* entities, const float* relations, uint32_t threads) const;
@@ -81,20 +86,20 @@ float KgeTask::AddExampleGradients(const Triple& t, const uint32_t* negs, RowFn&
                                    GradFn&& grad) const {
   const uint32_t d = options_.dim;
   const Key hk = EntityKey(t.head), rk = RelationKey(t.relation), tk = EntityKey(t.tail);
-  const float* h = row(hk);
-  const float* r = row(rk);
-  const float* tl = row(tk);
-  float* gh = grad(hk);
-  float* gr = grad(rk);
-  float* gt = grad(tk);
+  const float* h = row(kHeadAt, hk);
+  const float* r = row(kRelationAt, rk);
+  const float* tl = row(kTailAt, tk);
+  float* gh = grad(kHeadAt, hk);
+  float* gr = grad(kRelationAt, rk);
+  float* gt = grad(kTailAt, tk);
   float s = ComplEx::Score(h, r, tl, d);
   float loss = LogisticLoss(s, true);
   ComplEx::AddGradients(h, r, tl, d, LogisticGrad(s, true), gh, gr, gt);
   const uint32_t head_negs = options_.negatives / 2;
   for (uint32_t j = 0; j < options_.negatives; ++j) {
     const Key nk = EntityKey(negs[j]);
-    const float* n = row(nk);
-    float* gn = grad(nk);
+    const float* n = row(kNegativeAt + j, nk);
+    float* gn = grad(kNegativeAt + j, nk);
     if (j < head_negs) {
       s = ComplEx::Score(n, r, tl, d);
       ComplEx::AddGradients(n, r, tl, d, LogisticGrad(s, false), gn, gr, gt);

@@ -109,5 +109,43 @@ TEST_CASE("BatchRows pushes nothing for a row of the batch that got no gradient"
   CHECK(rb[3] == Approx(1.0f + 1.0f));
 }
 
+TEST_CASE("BatchRows gives each sampled key the slot of its row, shared with an added key",
+          "[batch_rows]") {
+  for (uint32_t nodes : {1u, 2u}) {  // direct access, then the copy path
+    LoopbackCluster cluster = AdaGradCluster(nodes);
+    REQUIRE(cluster
+                .Run([&](Worker& w) {
+                  if (w.node_id() == 0) {
+                    BatchRows rows(2);
+                    rows.Clear();
+                    const uint32_t s3 = rows.Add(3);
+                    const uint32_t s5 = rows.Add(5);
+                    const std::vector<Key> sample = {7, 5, 7, 9};
+                    rows.Pull(w, false, [&](std::vector<Key>* keys, std::vector<float>* values) {
+                      *keys = sample;
+                      if (values != nullptr) {  // the copy path: values by key
+                        values->clear();
+                        for (Key k : sample) values->insert(values->end(), {float(k), -float(k)});
+                      }
+                    });
+                    const std::vector<uint32_t>& slots = rows.sampled_slots();
+                    REQUIRE(slots.size() == sample.size());
+                    CHECK(slots[1] == s5);
+                    CHECK(slots[0] == slots[2]);
+                    CHECK(slots[0] != s3);
+                    CHECK(slots[0] != s5);
+                    CHECK(slots[3] != slots[0]);
+                    for (size_t j = 0; j < sample.size(); ++j) {
+                      CHECK(rows.keys()[slots[j]] == sample[j]);
+                      CHECK(rows.RowAt(slots[j]) == rows.Row(sample[j]));
+                    }
+                    rows.Finish(w);
+                  }
+                  w.Barrier();
+                })
+                .ok());
+  }
+}
+
 }  // namespace
 }  // namespace augur
