@@ -190,12 +190,16 @@ def main():
         if any(costs.values()):
             cats = [n for n, _ in CATEGORIES if n != "outside"] + ["other", "parked"]
             print("\nWhere a sample's time goes (workers' ns per sample; perf profile of one "
-                  "untimed run; `parked` = result.json wait + barrier seconds):\n")
-            print("| configuration | " + " | ".join(cats) + " |")
-            print("|---|" + "---:|" * len(cats))
+                  "untimed run; `parked` = result.json wait + barrier seconds; the "
+                  "baseline's negative draws, inlined into its training loop, count as "
+                  "maths, a node's as intent+sampling: compare totals):\n")
+            print("| configuration | " + " | ".join(cats) + " | total |")
+            print("|---|" + "---:|" * (len(cats) + 1))
             for cfg, c in costs.items():
                 if c:
-                    print(f"| {cfg} | " + " | ".join(f"{c[k]:.0f}" for k in cats) + " |")
+                    total = sum(c[k] for k in cats)
+                    print(f"| {cfg} | " + " | ".join(f"{c[k]:.0f}" for k in cats) +
+                          f" | {total:.0f} |")
             for wl_cfg in [m for m in missed if m[0] == wl]:
                 cfg = wl_cfg[1]
                 c = costs.get(cfg) or costs.get("tcp1-adaptive")
@@ -203,8 +207,11 @@ def main():
                 if c and b:
                     extra = sorted(((c[k] - b.get(k, 0), k) for k in c), reverse=True)[:2]
                     named = ", ".join(f"{k} +{d:.0f} ns" for d, k in extra if d > 0)
+                    more = sum(c.values()) - sum(b.values())
+                    whose = "" if costs.get(cfg) else " (the tcp1-adaptive profile's)"
                     print(f"\n{cfg} misses its goal; the remaining cost per sample over the "
-                          f"baseline: {named or 'not in the profile (contention or idle time)'}")
+                          f"baseline{whose}: {more:+.0f} ns in all; most in "
+                          f"{named or 'nothing the profile shows (contention or idle time)'}")
         print()
     lines = micro(a.out)
     if lines:
