@@ -24,8 +24,10 @@ namespace augur {
 
 class DirectRowCache {
  public:
-  // Larger ranges (32 MB of pointers per worker) fall back to the hash map.
-  static constexpr Key kMaxDenseKeys = Key{1} << 22;
+  // Larger ranges fall back to the hash map: a table costs at most 8 MB of
+  // pointers per worker, whatever the layout (the workloads' ranges: 40k-107k
+  // entities, words and matrix rows).
+  static constexpr Key kMaxDenseKeys = Key{1} << 20;
 
   explicit DirectRowCache(const ValueLayout& layout) {
     for (const ValueLayout::Range& r : layout.ranges())
