@@ -13,9 +13,9 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
+#include "core/base/dense_ranges.h"
 #include "core/base/types.h"
 #include "core/base/value_layout.h"
 #include "core/store/flat_key_map.h"
@@ -29,48 +29,37 @@ class DirectRowCache {
   // entities, words and matrix rows).
   static constexpr Key kMaxDenseKeys = Key{1} << 20;
 
-  explicit DirectRowCache(const ValueLayout& layout) {
-    for (const ValueLayout::Range& r : layout.ranges())
-      if (r.end - r.begin <= kMaxDenseKeys) dense_.push_back(Dense{r.begin, r.end, {}});
-  }
+  explicit DirectRowCache(const ValueLayout& layout)
+      : ranges_(layout, kMaxDenseKeys), rows_(ranges_.size()) {}
 
   // The key's row, or nullptr if not cached.
   float* Find(Key key) const {
-    if (const Dense* d = DenseOf(key)) {
-      const size_t i = key - d->begin;
-      return i < d->rows.size() ? d->rows[i] : nullptr;
+    if (const DenseRanges::Place p = ranges_.Locate(key); p.range != DenseRanges::kNone) {
+      const std::vector<float*>& rows = rows_[p.range];
+      return p.offset < rows.size() ? rows[p.offset] : nullptr;
     }
     float* const* row = sparse_.Find(key);
     return row == nullptr ? nullptr : *row;
   }
 
   void Insert(Key key, float* row) {
-    if (Dense* d = DenseOf(key)) {
-      if (d->rows.empty()) d->rows.assign(d->end - d->begin, nullptr);
-      d->rows[key - d->begin] = row;
+    if (const DenseRanges::Place p = ranges_.Locate(key); p.range != DenseRanges::kNone) {
+      std::vector<float*>& rows = rows_[p.range];
+      if (rows.empty()) rows.assign(ranges_.keys(p.range), nullptr);
+      rows[p.offset] = row;
       return;
     }
     *sparse_.Insert(key, row).first = row;
   }
 
   void Clear() {
-    for (Dense& d : dense_) d.rows.clear();
+    for (std::vector<float*>& rows : rows_) rows.clear();
     sparse_ = FlatKeyMap<float*>();
   }
 
  private:
-  struct Dense {
-    Key begin, end;
-    std::vector<float*> rows;  // by key - begin; empty until the first insert
-  };
-  const Dense* DenseOf(Key key) const {
-    for (const Dense& d : dense_)  // few ranges: linear, as ValueLayout::Length
-      if (key >= d.begin && key < d.end) return &d;
-    return nullptr;
-  }
-  Dense* DenseOf(Key key) { return const_cast<Dense*>(std::as_const(*this).DenseOf(key)); }
-
-  std::vector<Dense> dense_;
+  DenseRanges ranges_;
+  std::vector<std::vector<float*>> rows_;  // per range, by offset; empty until its first insert
   FlatKeyMap<float*> sparse_;
 };
 

@@ -25,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/base/dense_ranges.h"
 #include "core/base/types.h"
 #include "core/base/value_layout.h"
 
@@ -36,12 +37,9 @@ class HeldBitmap {
   // Ranges longer than this are not tracked (16 MiB of bits).
   static constexpr uint64_t kMaxTrackedKeys = uint64_t{1} << 27;
 
-  explicit HeldBitmap(const ValueLayout& layout) {
-    for (const ValueLayout::Range& r : layout.ranges()) {
-      if (r.end - r.begin > kMaxTrackedKeys) continue;
-      const size_t words = static_cast<size_t>((r.end - r.begin + 63) / 64);
-      ranges_.push_back(Tracked{r.begin, r.end, std::make_unique<std::atomic<uint64_t>[]>(words)});
-    }
+  explicit HeldBitmap(const ValueLayout& layout) : ranges_(layout, kMaxTrackedKeys) {
+    for (size_t r = 0; r < ranges_.size(); ++r)
+      bits_.push_back(std::make_unique<std::atomic<uint64_t>[]>((ranges_.keys(r) + 63) / 64));
   }
 
   Held Get(Key key) const {
@@ -61,24 +59,18 @@ class HeldBitmap {
   }
 
  private:
-  struct Tracked {
-    Key begin;
-    Key end;
-    std::unique_ptr<std::atomic<uint64_t>[]> bits;  // zero-initialised: nothing held
-  };
   struct Bit {
     std::atomic<uint64_t>* word;  // null: the key is in no tracked range
     uint64_t mask;
   };
   Bit Locate(Key key) const {
-    for (const Tracked& t : ranges_) {  // few ranges; linear, as ValueLayout::Length
-      if (key < t.begin || key >= t.end) continue;
-      const uint64_t i = key - t.begin;
-      return Bit{&t.bits[i / 64], uint64_t{1} << (i % 64)};
-    }
-    return Bit{nullptr, 0};
+    const DenseRanges::Place p = ranges_.Locate(key);
+    if (p.range == DenseRanges::kNone) return Bit{nullptr, 0};
+    return Bit{&bits_[p.range][p.offset / 64], uint64_t{1} << (p.offset % 64)};
   }
-  std::vector<Tracked> ranges_;
+  DenseRanges ranges_;
+  // Per range, one bit per key, zero-initialised: nothing held.
+  std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> bits_;
 };
 
 }  // namespace augur

@@ -115,7 +115,6 @@ class BatchRows {
       AccumulateDelta(*optimizer_, g, row_, delta);
     }
   }
-  uint32_t SlotOf(Key key) const { return Slot(key); }
 
   void PushGradients(Worker& w);
   void PushSgdSteps(Worker& w, float learning_rate);
