@@ -89,6 +89,9 @@ class Worker {
   // Draws from the application's distribution by this worker's sampler so
   // far (the worker's own thread only).
   uint64_t sample_draws() const { return sampler_.draws(); }
+  // Whether PullSample's values are read ahead of it (WorkerSampler::
+  // ReadsValuesAhead): if not, a caller may take the keys alone and pull them itself.
+  bool SampleReadsValuesAhead() const { return sampler_.ReadsValuesAhead(); }
   // True when this node holds the key's main copy or a replica right now
   // (always on a one-node cluster, where a key is created on first touch).
   bool IsHeldLocally(Key key) const;

@@ -102,6 +102,11 @@ class WorkerSampler {
   // Draws from the application's distribution so far (pool: about the keys
   // returned / reuse; local: rejected draws count too).
   uint64_t draws() const { return draws_; }
+  // True when Pull's values were read ahead of it (prefetch): a caller that
+  // wants the values must take them from Pull. Otherwise Pull with
+  // values_out null costs no access at all, and the caller may pull the
+  // keys itself, e.g. each distinct key once with the rest of its batch.
+  bool ReadsValuesAhead() const { return options_.scheme == SampleScheme::kPrefetch; }
 
  private:
   Key Draw() {

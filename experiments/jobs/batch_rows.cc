@@ -9,10 +9,10 @@
 namespace augur {
 
 void BatchRows::Pull(Worker& w, bool keep_original) {
-  const Ticket t = BeginPull(w);
   sampled_keys_.clear();
   sampled_values_.clear();
-  EndPull(w, t, keep_original);
+  sampled_slots_.clear();
+  EndPull(w, BeginPull(w), keep_original);
 }
 
 Ticket BatchRows::BeginPull(Worker& w) {
@@ -20,29 +20,25 @@ Ticket BatchRows::BeginPull(Worker& w) {
   optimizer_ = &w.optimizer();
   stride_ = row_ * (1 + optimizer_->StateRows());
   squares_stale_ = false;
-  if (direct_) return Ticket{};  // resolved in EndPull, with the sampled keys
+  if (direct_) return Ticket{};  // resolved in EndPull
   values_.resize(keys_.size() * row_);
   return w.Pull(keys_, values_);
 }
 
-void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
-  AUGUR_CHECK(direct_ || sampled_values_.size() == sampled_keys_.size() * row_,
-              "sampled values do not match the sampled keys");
-  w.Wait(t);
+void BatchRows::AddSampledKeys() {
   sampled_slots_.clear();
-  if (direct_) {
-    for (Key k : sampled_keys_) {
-      const auto [slot, added] = index_.Insert(k);
-      sampled_slots_.push_back(slot);
-      if (added) keys_.push_back(k);
-    }
-    w.ResolveDirect(keys_, &direct_rows_);
-    StartGrads();
-    return;
+  for (Key k : sampled_keys_) {
+    const auto [slot, added] = index_.Insert(k);
+    sampled_slots_.push_back(slot);
+    if (added) keys_.push_back(k);
   }
-  // A sampled key not pulled ordinarily becomes a row of the batch, valued
-  // from its first occurrence in the sample (room for all of them at once,
-  // so the rows are not moved again as they come).
+}
+
+void BatchRows::MergeSampledValues() {
+  AUGUR_CHECK(sampled_values_.size() == sampled_keys_.size() * row_,
+              "sampled values do not match the sampled keys");
+  sampled_slots_.clear();
+  // Room for all of them at once, so the rows are not moved again as they come.
   values_.reserve(values_.size() + sampled_values_.size());
   for (size_t j = 0; j < sampled_keys_.size(); ++j) {
     const Key k = sampled_keys_[j];
@@ -52,6 +48,16 @@ void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
     keys_.push_back(k);
     const float* v = &sampled_values_[j * row_];
     values_.insert(values_.end(), v, v + row_);
+  }
+}
+
+void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original, bool merge_sampled_values) {
+  w.Wait(t);
+  if (merge_sampled_values) MergeSampledValues();
+  if (direct_) {
+    w.ResolveDirect(keys_, &direct_rows_);
+    StartGrads();
+    return;
   }
   if (keep_original) original_ = values_;  // PushSgdSteps then writes every gradient
   StartGrads();

@@ -64,17 +64,27 @@ class BatchRows {
   // keep_original (the rows as pulled are kept for PushSgdSteps, which
   // writes every gradient row itself; Grad() is then not for the caller).
   void Pull(Worker& w, bool keep_original);
-  // The same, while sample(&keys, &values) runs (e.g. Worker::PullSample):
-  // the ordinary pull is in flight meanwhile, and afterwards the sampled
-  // keys are rows of this batch too (pushed with it), valued from `values`
-  // unless also pulled ordinarily. sample's keys have row_length floats each.
-  // With direct access `values` is null: sample returns keys only.
+  // The same with the keys of a sample (e.g. Worker::PullSample): afterwards
+  // the sampled keys are rows of this batch too (pushed with it). Unless the
+  // sampler reads its values ahead (Worker::SampleReadsValuesAhead), sample
+  // is called first with `values` null and returns keys only; they join the
+  // batch's keys, and the one pull fetches each distinct key once (a sample
+  // repeats its frequent keys: wv's negatives, about half of them).
+  // Otherwise sample(&keys, &values) runs while the ordinary pull is in
+  // flight, and a sampled key not pulled ordinarily is valued from its first
+  // occurrence in `values`. sample's keys have row_length floats each.
   template <typename SampleFn>
   void Pull(Worker& w, bool keep_original, SampleFn&& sample) {
-    const Ticket t = BeginPull(w);
     sampled_values_.clear();
-    sample(&sampled_keys_, direct_ ? nullptr : &sampled_values_);
-    EndPull(w, t, keep_original);
+    if (w.DirectAccess() || !w.SampleReadsValuesAhead()) {
+      sample(&sampled_keys_, nullptr);
+      AddSampledKeys();
+      EndPull(w, BeginPull(w), keep_original);
+      return;
+    }
+    const Ticket t = BeginPull(w);
+    sample(&sampled_keys_, &sampled_values_);
+    EndPull(w, t, keep_original, /*merge_sampled_values=*/true);
   }
   // The sampled keys of the last Pull, in the order `sample` returned them,
   // and the slot of each (as added_slots() for the added keys).
@@ -125,8 +135,14 @@ class BatchRows {
  private:
   uint32_t Slot(Key key) const;
   Ticket BeginPull(Worker& w);
-  // Waits for t and merges the sampled rows in.
-  void EndPull(Worker& w, Ticket t, bool keep_original);
+  // The sampled keys' slots; the ones not added yet become rows of the batch.
+  void AddSampledKeys();
+  // The same, each new row valued from the key's first occurrence in
+  // sampled_values_ (rows appended after the ordinary pull's, once it is done).
+  void MergeSampledValues();
+  // Waits for t (direct access: resolves the rows), merges the sampled
+  // values if asked, and starts the gradients.
+  void EndPull(Worker& w, Ticket t, bool keep_original, bool merge_sampled_values = false);
   // Sizes the gradient buffer for this batch's keys, none written yet.
   void StartGrads();
 

@@ -4,6 +4,7 @@
 // continue; closely on another node count), the rows carry the optimizer
 // state (AdaGrad for kge), and a corrupt or mismatched checkpoint is refused
 // naming the file. Label `workloads`.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -159,9 +160,23 @@ TEST_CASE("kge checkpoints carry the AdaGrad state and resume", "[workloads][che
   // Negatives come from the node's sampler (PrepareSample), whose random
   // stream starts afresh with every run, so a resumed run draws other
   // negatives than the uninterrupted one: the same training, not the same
-  // bits. It must go on learning from the checkpoint and land close.
+  // bits. It must go on learning from the checkpoint and land where
+  // uninterrupted runs of other random streams land: on this tiny graph
+  // their test MRR after 8 epochs spans a factor of 2 over seeds 1-6
+  // (0.13-0.26), so a fixed band around the one run would test the draw.
   CHECK(resumed > 1.2 * after_four);
-  CHECK(std::abs(resumed - uninterrupted) <= 0.15 * uninterrupted);
+  double lowest = uninterrupted, highest = uninterrupted;
+  for (uint64_t seed : {1, 2, 4}) {
+    RunConfig other = Tiny("kge", data.path(), 2, "classic");
+    other.epochs = 8;
+    other.seed = seed;
+    const double mrr = Quality(MustRun(other), "test_mrr");
+    lowest = std::min(lowest, mrr);
+    highest = std::max(highest, mrr);
+  }
+  INFO("uninterrupted runs of seeds 1-4: " << lowest << " to " << highest);
+  CHECK(resumed >= 0.85 * lowest);
+  CHECK(resumed <= 1.15 * highest);
 }
 
 TEST_CASE("a corrupt or mismatched batch checkpoint is refused naming the file",

@@ -3,7 +3,8 @@
 // so the store's accumulator grows as the examples' own steps would grow it
 // (the single-node baselines' per-example steps), on one node (direct access)
 // and on two (the copy path, the main copy remote); GradAt sums are pushed as
-// one update each.
+// one update each. A sample's keys join the batch's pull, each once, unless
+// the sampler read their values ahead.
 #include "experiments/jobs/batch_rows.h"
 
 #include <catch2/catch.hpp>
@@ -15,9 +16,10 @@
 namespace augur {
 namespace {
 
-LoopbackCluster AdaGradCluster(uint32_t nodes) {
+LoopbackCluster AdaGradCluster(uint32_t nodes, SampleScheme scheme = SampleScheme::kNaive) {
   LoopbackOptions o;
   o.nodes = nodes;
+  o.node.sampling.scheme = scheme;
   o.node.workers = 1;
   o.node.layout = ValueLayout(2);
   o.node.policy = *MakePolicy("classic", {});
@@ -139,6 +141,49 @@ TEST_CASE("BatchRows gives each sampled key the slot of its row, shared with an 
                       CHECK(rows.keys()[slots[j]] == sample[j]);
                       CHECK(rows.RowAt(slots[j]) == rows.Row(sample[j]));
                     }
+                    rows.Finish(w);
+                  }
+                  w.Barrier();
+                })
+                .ok());
+  }
+}
+
+TEST_CASE("BatchRows pulls a sample's keys with the batch, each once, unless read ahead",
+          "[batch_rows]") {
+  for (SampleScheme scheme : {SampleScheme::kNaive, SampleScheme::kPrefetch}) {
+    const bool ahead = scheme == SampleScheme::kPrefetch;
+    INFO("scheme " << SampleSchemeName(scheme));
+    LoopbackCluster cluster = AdaGradCluster(2, scheme);
+    REQUIRE(cluster
+                .Run([&](Worker& w) {
+                  if (w.node_id() == 0) {
+                    CHECK(w.SampleReadsValuesAhead() == ahead);
+                    const std::vector<Key> stored = {3, 5, 7, 9};
+                    const std::vector<float> values = {30, 31, 50, 51, 70, 71, 90, 91};
+                    REQUIRE(w.Wait(w.Set(stored, values)).ok());
+                    const uint64_t before = w.local_accesses() + w.remote_accesses();
+                    BatchRows rows(2);
+                    rows.Clear();
+                    rows.Add(3);
+                    rows.Add(5);
+                    const std::vector<Key> sample = {7, 5, 7, 9, 7};
+                    bool got_values = false;
+                    rows.Pull(w, false, [&](std::vector<Key>* keys, std::vector<float>* out) {
+                      *keys = sample;
+                      got_values = out != nullptr;
+                      if (out == nullptr) return;
+                      out->clear();  // values read ahead: here, the key negated
+                      for (Key k : sample) out->insert(out->end(), {-float(k), -float(k)});
+                    });
+                    CHECK(got_values == ahead);
+                    REQUIRE(rows.keys().size() == 4);
+                    CHECK(rows.Row(3)[0] == 30);
+                    CHECK(rows.Row(5)[1] == 51);  // pulled ordinarily either way
+                    CHECK(rows.Row(7)[0] == (ahead ? -7 : 70));
+                    CHECK(rows.Row(9)[1] == (ahead ? -9 : 91));
+                    // Without read-ahead the pull fetched each distinct key once.
+                    if (!ahead) CHECK(w.local_accesses() + w.remote_accesses() - before == 4);
                     rows.Finish(w);
                   }
                   w.Barrier();
