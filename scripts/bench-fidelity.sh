@@ -22,8 +22,9 @@
 # latency `--emulate-latency` really adds (augur's own 1-key round trip with and without
 # it, `augur bench-net`), the CPU the namespaces' path costs per message and per byte
 # beyond loopback (scripts/lib/path_cost.py), and the CPU the emulation costs per message
-# (a small zipf job with and without it); the simulator's links and per-message costs for
-# those cells include them. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
+# (a small zipf job with and without it; charged per wake-up: the frames that arrive with
+# others share their timer's); the simulator's links and per-message costs for those cells
+# include them. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
 # the share of time a runnable task waited for a core; other jobs on the machine raise it,
 # the simulator knows nothing of them).
 # Workloads: zipf (uniform, 20,000 keys of 64 floats, 1,500 batches of 64 keys per worker,
@@ -264,20 +265,23 @@ for net in "${nets[@]}"; do
     emul_cpu=$(emulation_cpu "$lat_us") || { log "could not measure the emulation's CPU"; exit 1; }
     log "$net: --emulate-latency ${lat_us}us costs $($PY -c "print('%.1f' % ($emul_cpu * 1e6))") us of CPU per message"
     echo "$net $lat_us $emul_cpu" >>"$out/emulation_cpu.txt"
-    extra_fixed=$($PY -c "print('%.9e' % ($extra_fixed + $emul_cpu))")
     for wl in "${wls[@]}"; do
-      $PY - "$out/costs-$wl.json" "$out/costs-$wl-$net.json" "$extra_fixed" "$extra_byte" \
-        "$((${burst%kb} * 1024))" <<'PY'
+      $PY - "$out/costs-$wl.json" "$out/costs-$wl-$net.json" "$extra_fixed" "$emul_cpu" \
+        "$extra_byte" "$((${burst%kb} * 1024))" <<'PY'
 import json, sys
 src, dst = sys.argv[1], sys.argv[2]
-fixed, per_byte, burst = (float(x) for x in sys.argv[3:6])
+path, emulation, per_byte, burst = (float(x) for x in sys.argv[3:7])
 c = json.load(open(src))
-c["seconds_per_message"] += fixed
-# The path's wake-ups and the emulation's timer are per frame, coalesced or not.
+# The path (veth, bridge, tbf) is crossed by every frame, coalesced or not.
+# The emulation's cost is its timer's wake-up and the hand-off to the parked
+# worker: every frame due by then is delivered in that one wake-up
+# (TcpTransport::DeliverDelayed), so a message that arrives with others
+# (coalesced) does not pay it again; the first of a parcel does, awake or not.
+c["seconds_per_message"] += path + emulation
 if c.get("seconds_per_coalesced_message", -1) >= 0:
-    c["seconds_per_coalesced_message"] += fixed
+    c["seconds_per_coalesced_message"] += path
 if c.get("seconds_per_awake_message", -1) >= 0:
-    c["seconds_per_awake_message"] += fixed
+    c["seconds_per_awake_message"] += path + emulation
 # Charged to the bytes beyond tbf's bucket that wait for the link (simulator/nic.h).
 c["seconds_per_queued_byte"] = per_byte
 c["queued_byte_burst"] = burst
@@ -408,7 +412,8 @@ notes = {
     "emulation_cpu.txt": lambda net, nominal, x: (
         f"- {net}: `--emulate-latency {nominal}us` costs {float(x) * 1e6:.1f} us of CPU per "
         "message (its timer and hand-off wake-ups; a zipf job with and without it), added to "
-        "the simulator's per-message cost for its cells"),
+        "the simulator's cost of a message that wakes its node, not to one that arrives with "
+        "others (one timer wake-up delivers every frame due by then)"),
 }
 for name, note in notes.items():
     path = os.path.join(out, name)
