@@ -25,35 +25,26 @@ Ticket BatchRows::BeginPull(Worker& w) {
   return w.Pull(keys_, values_);
 }
 
-void BatchRows::AddSampledKeys() {
-  sampled_slots_.clear();
-  for (Key k : sampled_keys_) {
-    const auto [slot, added] = index_.Insert(k);
-    sampled_slots_.push_back(slot);
-    if (added) keys_.push_back(k);
-  }
-}
-
-void BatchRows::MergeSampledValues() {
-  AUGUR_CHECK(sampled_values_.size() == sampled_keys_.size() * row_,
+void BatchRows::AddSampledKeys(const std::vector<float>* values) {
+  AUGUR_CHECK(values == nullptr || values->size() == sampled_keys_.size() * row_,
               "sampled values do not match the sampled keys");
-  sampled_slots_.clear();
   // Room for all of them at once, so the rows are not moved again as they come.
-  values_.reserve(values_.size() + sampled_values_.size());
+  if (values != nullptr) values_.reserve(values_.size() + values->size());
+  sampled_slots_.clear();
   for (size_t j = 0; j < sampled_keys_.size(); ++j) {
     const Key k = sampled_keys_[j];
     const auto [slot, added] = index_.Insert(k);
     sampled_slots_.push_back(slot);
     if (!added) continue;
     keys_.push_back(k);
-    const float* v = &sampled_values_[j * row_];
+    if (values == nullptr) continue;
+    const float* v = &(*values)[j * row_];
     values_.insert(values_.end(), v, v + row_);
   }
 }
 
-void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original, bool merge_sampled_values) {
+void BatchRows::EndPull(Worker& w, Ticket t, bool keep_original) {
   w.Wait(t);
-  if (merge_sampled_values) MergeSampledValues();
   if (direct_) {
     w.ResolveDirect(keys_, &direct_rows_);
     StartGrads();

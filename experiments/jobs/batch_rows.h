@@ -84,7 +84,9 @@ class BatchRows {
     }
     const Ticket t = BeginPull(w);
     sample(&sampled_keys_, &sampled_values_);
-    EndPull(w, t, keep_original, /*merge_sampled_values=*/true);
+    w.Wait(t);  // the new rows go after the pulled ones, in the same buffer
+    AddSampledKeys(&sampled_values_);
+    EndPull(w, Ticket{}, keep_original);
   }
   // The sampled keys of the last Pull, in the order `sample` returned them,
   // and the slot of each (as added_slots() for the added keys).
@@ -135,14 +137,12 @@ class BatchRows {
  private:
   uint32_t Slot(Key key) const;
   Ticket BeginPull(Worker& w);
-  // The sampled keys' slots; the ones not added yet become rows of the batch.
-  void AddSampledKeys();
-  // The same, each new row valued from the key's first occurrence in
-  // sampled_values_ (rows appended after the ordinary pull's, once it is done).
-  void MergeSampledValues();
-  // Waits for t (direct access: resolves the rows), merges the sampled
-  // values if asked, and starts the gradients.
-  void EndPull(Worker& w, Ticket t, bool keep_original, bool merge_sampled_values = false);
+  // The sampled keys' slots; the ones not added yet become rows of the batch,
+  // valued, if `values` is given (row_length floats per sampled key), from
+  // the key's first occurrence there, appended after the pulled rows.
+  void AddSampledKeys(const std::vector<float>* values = nullptr);
+  // Waits for t (direct access: resolves the rows) and starts the gradients.
+  void EndPull(Worker& w, Ticket t, bool keep_original);
   // Sizes the gradient buffer for this batch's keys, none written yet.
   void StartGrads();
 
