@@ -24,6 +24,10 @@ void Inbox::Push(Parcel* parcel, double due) {
   }
 }
 
+bool Inbox::HasDueBy(double time) const {
+  return !queue_.empty() && queue_.top().due <= time + kDueSlack;
+}
+
 Parcel* Inbox::Take(ComputeModel& compute) {
   last_take_waited_ = false;
   for (;;) {

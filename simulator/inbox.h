@@ -30,6 +30,9 @@ class Inbox {
   // as the previous one's handling ended, which a real I/O thread reads in the
   // same wake-up (epoll returns every ready socket at once).
   bool last_take_waited() const { return last_take_waited_; }
+  // Whether a parcel due by `time` is queued (Take returns it without waiting
+  // once the clock has reached `time`).
+  bool HasDueBy(double time) const;
 
  private:
   struct Entry {

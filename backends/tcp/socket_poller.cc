@@ -17,7 +17,8 @@ int NewEpollSet() {
 
 }  // namespace
 
-SocketPoller::SocketPoller(asio::io_context& io) : io_(io), set_(io, NewEpollSet()) {}
+SocketPoller::SocketPoller(asio::io_context& io, RoundObserver* rounds)
+    : io_(io), rounds_(rounds), set_(io, NewEpollSet()) {}
 
 void SocketPoller::Start() { Arm(); }
 
@@ -56,12 +57,14 @@ void SocketPoller::Arm() {
 void SocketPoller::OnReady() {
   epoll_event events[64];
   const int n = ::epoll_wait(set_.native_handle(), events, 64, 0);
+  if (n > 0 && rounds_ != nullptr) rounds_->BeginRound();
   for (int i = 0; i < n; ++i) {
     // A callback may have removed a later target of this batch: look each up.
     auto it = targets_.find(events[i].data.u64);
     if (it == targets_.end()) continue;
     if (std::shared_ptr<Pollable> t = it->second.lock()) t->OnPollEvents(events[i].events);
   }
+  if (n > 0 && rounds_ != nullptr) rounds_->EndRound();
 }
 
 }  // namespace augur::tcp

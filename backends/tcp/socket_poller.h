@@ -29,7 +29,17 @@ class SocketPoller {
     virtual void OnPollEvents(uint32_t events) = 0;
   };
 
-  explicit SocketPoller(asio::io_context& io);
+  // Brackets each round of readiness callbacks: every socket one
+  // epoll_wait reported, handled in one wake-up of the I/O thread.
+  class RoundObserver {
+   public:
+    virtual ~RoundObserver() = default;
+    virtual void BeginRound() = 0;
+    virtual void EndRound() = 0;
+  };
+
+  // `rounds` (may be null) must outlive the poller.
+  SocketPoller(asio::io_context& io, RoundObserver* rounds);
   SocketPoller(const SocketPoller&) = delete;
   SocketPoller& operator=(const SocketPoller&) = delete;
 
@@ -46,6 +56,7 @@ class SocketPoller {
   void OnReady();
 
   asio::io_context& io_;
+  RoundObserver* const rounds_;
   asio::posix::stream_descriptor set_;  // owns the epoll descriptor
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, std::weak_ptr<Pollable>> targets_;  // I/O thread

@@ -47,6 +47,8 @@ class TcpRuntime::Delivery final : public TcpTransport::Receiver {
   Status OnData(NodeId from, std::span<const uint8_t> frame) override {
     return runtime_.OnData(from, frame);
   }
+  void BeginRound() override { runtime_.HoldSends(true); }
+  void EndRound() override { runtime_.HoldSends(false); }
 
  private:
   TcpRuntime& runtime_;
@@ -121,6 +123,24 @@ void TcpRuntime::Abandon() {
   }
   std::lock_guard<std::mutex> g(parkers_mu_);
   for (Parker* p : parkers_) p->Cancel();
+}
+
+void TcpRuntime::HoldSends(bool hold) {
+  // Under the handler mutex, as every delivery: the node is not gone while
+  // finished_ is false. The release sends what the round's frames produced,
+  // one frame per peer, as a handler's own sends do under this mutex. Rounds
+  // nest (the delayed frames due while a socket's are read); the outermost
+  // one holds.
+  std::lock_guard<std::mutex> g(transport_->handler_mutex());
+  if (hold) {
+    if (open_rounds_++ > 0 || node_ == nullptr || finished_) return;
+    node_->HoldSends();
+    node_holding_ = true;
+    return;
+  }
+  if (open_rounds_ == 0 || --open_rounds_ > 0 || !node_holding_) return;
+  node_holding_ = false;
+  if (!finished_) node_->ReleaseSends();  // else the node may be gone: nothing is sent
 }
 
 Status TcpRuntime::OnData(NodeId from, std::span<const uint8_t> frame) {

@@ -60,10 +60,15 @@ class TcpRuntime final : public Runtime {
  private:
   class Delivery;  // the transport's Receiver: frames to node_ until finished_
   Status OnData(NodeId from, std::span<const uint8_t> frame);
+  // One receive round begins (true) or ends (false): the node's sends are
+  // held across it (Node::HoldSends), so its answers leave together.
+  void HoldSends(bool hold);
 
   const std::chrono::steady_clock::time_point start_;
-  Node* node_ = nullptr;   // set by Start, before the I/O thread or a worker reads it
-  bool finished_ = false;  // Finish() returned; guarded by the transport's handler mutex
+  Node* node_ = nullptr;       // set by Start, before the I/O thread or a worker reads it
+  bool finished_ = false;      // Finish() returned; guarded by the transport's handler mutex
+  int open_rounds_ = 0;        // receive rounds begun, not ended; guarded likewise
+  bool node_holding_ = false;  // the outermost round holds the node's sends; likewise
   std::mutex parkers_mu_;
   std::vector<Parker*> parkers_;  // guarded by parkers_mu_; owned by the node's workers
   std::unique_ptr<Delivery> delivery_;

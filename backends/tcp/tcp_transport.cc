@@ -24,7 +24,7 @@ std::chrono::nanoseconds TcpTransport::ToDuration(double seconds) {
 TcpTransport::TcpTransport(TcpOptions options, Receiver& receiver)
     : options_(std::move(options)),
       receiver_(receiver),
-      poller_(io_),
+      poller_(io_, this),
       work_(asio::make_work_guard(io_)),
       acceptor_(io_),
       tick_timer_(io_),
@@ -116,6 +116,9 @@ Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8
 
 void TcpTransport::DeliverDelayed() {
   const auto now = SteadyClock::now();
+  // The frames due now are one round, as the sockets of one epoll_wait are.
+  const bool round = !delayed_.empty() && delayed_.front().due <= now;
+  if (round) BeginRound();
   while (!delayed_.empty() && delayed_.front().due <= now) {
     Delayed d = std::move(delayed_.front());
     delayed_.pop_front();
@@ -134,6 +137,7 @@ void TcpTransport::DeliverDelayed() {
       }
     }
   }
+  if (round) EndRound();
   if (delayed_.empty() || delay_timer_armed_) return;
   delay_timer_armed_ = true;
   delay_timer_.expires_at(delayed_.front().due);

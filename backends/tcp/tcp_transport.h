@@ -51,7 +51,7 @@
 
 namespace augur::tcp {
 
-class TcpTransport final : private PeerConnection::Listener {
+class TcpTransport final : private PeerConnection::Listener, private SocketPoller::RoundObserver {
  public:
   class Receiver {
    public:
@@ -59,6 +59,12 @@ class TcpTransport final : private PeerConnection::Listener {
     // One core frame from `from` (self-sends too), under handler_mutex(). An
     // error drops that peer.
     virtual Status OnData(NodeId from, std::span<const uint8_t> frame) = 0;
+    // On the I/O thread, without handler_mutex(): the frames delivered
+    // between a BeginRound and its EndRound came in one wake-up (the sockets
+    // one epoll_wait reported, or the delayed frames due at once), so a
+    // receiver may hold what it sends in answer until EndRound.
+    virtual void BeginRound() {}
+    virtual void EndRound() {}
   };
 
   TcpTransport(TcpOptions options, Receiver& receiver);
@@ -126,6 +132,9 @@ class TcpTransport final : private PeerConnection::Listener {
   Status OnFrame(PeerConnection& c, const Frame& frame) override;
   void OnPeerEof(PeerConnection& c, const Status& status) override;
   void OnClosed(PeerConnection& c, const Status& reason) override;
+  // SocketPoller::RoundObserver (I/O thread): passed on to the receiver.
+  void BeginRound() override { receiver_.BeginRound(); }
+  void EndRound() override { receiver_.EndRound(); }
 
   PeerConnection::Listener& AsListener() { return *this; }
   Status Listen();

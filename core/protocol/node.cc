@@ -135,6 +135,10 @@ Status Node::OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frame
   return Status::Ok();
 }
 
+void Node::HoldSends() { cx_.sends.Hold(); }
+
+void Node::ReleaseSends() { cx_.sends.Release(); }
+
 Status Node::Dispatch(FrameView& v) {
   const Message& m = v.message;
   switch (m.type) {

@@ -91,6 +91,12 @@ class Node final : private NodePort {
   // sends held across them (stops at the first error).
   Status OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames);
   void OnTimer(uint64_t timer_id);
+  // Sends held across several OnMessages/OnTimer calls: what they produce
+  // for one peer leaves as one frame at the matching ReleaseSends (which
+  // sends it). For a protocol thread that handles a backlog of frames from
+  // several peers in one wake-up. Calls nest. REQUIRES: the protocol context.
+  void HoldSends();
+  void ReleaseSends();
 
   NodeId HomeOf(Key key) const { return cx_.HomeOf(key); }
   MetricsSnapshot Metrics() override;

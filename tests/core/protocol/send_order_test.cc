@@ -5,7 +5,8 @@
 //    stages that interleaving deterministically by running a worker call
 //    from inside the first Send() of a protocol handler;
 //  - what one handler builds for one node leaves as one frame (a bundle),
-//    and the answers to the messages of a bundle leave together;
+//    and the answers to the messages of a bundle, or of the frames of one
+//    receive round (Node::HoldSends), leave together;
 //  - a node that hands a key over tells the key's home at its next sync
 //    round (unless the key goes home), all that round's updates for that
 //    home in one message;
@@ -123,6 +124,29 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     REQUIRE(rt.messages.size() == 3);
     CHECK(rt.messages.back().type == MessageType::kOwnerUpdate);
     CHECK(rt.messages.back().keys == std::vector<Key>{a, b});
+  }
+  SECTION("frames handled in one receive round: their answers for each peer leave as one frame") {
+    // Two frames that one wake-up of the protocol thread read (two ready
+    // sockets, or two frames in one read), handled with the sends held.
+    const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    const Message second{MessageType::kLocalizeRequest, 0, 0, 0, kViaHome, {b}, {}, {}};
+    node.HoldSends();
+    REQUIRE(Deliver(node, first).ok());
+    REQUIRE(Deliver(node, second).ok());
+    CHECK(rt.frames == 0);  // held until the round ends
+    node.ReleaseSends();
+    CHECK(rt.sent.size() == 2);
+    CHECK(rt.frames == 1);
+    CHECK_FALSE(node.store().Contains(a));
+    CHECK_FALSE(node.store().Contains(b));
+  }
+  SECTION("frames handled one by one: each answer leaves at once") {
+    const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    const Message second{MessageType::kLocalizeRequest, 0, 0, 0, kViaHome, {b}, {}, {}};
+    REQUIRE(Deliver(node, first).ok());
+    CHECK(rt.frames == 1);
+    REQUIRE(Deliver(node, second).ok());
+    CHECK(rt.frames == 2);
   }
   SECTION("a bundle with a malformed message applies none of it") {
     const Message good{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
