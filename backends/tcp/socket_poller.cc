@@ -57,14 +57,15 @@ void SocketPoller::Arm() {
 void SocketPoller::OnReady() {
   epoll_event events[64];
   const int n = ::epoll_wait(set_.native_handle(), events, 64, 0);
-  if (n > 0 && rounds_ != nullptr) rounds_->BeginRound();
+  const bool round = n > 1 && rounds_ != nullptr;  // several sockets ready at once
+  if (round) rounds_->BeginRound();
   for (int i = 0; i < n; ++i) {
     // A callback may have removed a later target of this batch: look each up.
     auto it = targets_.find(events[i].data.u64);
     if (it == targets_.end()) continue;
     if (std::shared_ptr<Pollable> t = it->second.lock()) t->OnPollEvents(events[i].events);
   }
-  if (n > 0 && rounds_ != nullptr) rounds_->EndRound();
+  if (round) rounds_->EndRound();
 }
 
 }  // namespace augur::tcp

@@ -29,8 +29,9 @@ class SocketPoller {
     virtual void OnPollEvents(uint32_t events) = 0;
   };
 
-  // Brackets each round of readiness callbacks: every socket one
-  // epoll_wait reported, handled in one wake-up of the I/O thread.
+  // Brackets a round of readiness callbacks: the sockets one epoll_wait
+  // reported, when there are several, handled in one wake-up of the I/O
+  // thread.
   class RoundObserver {
    public:
     virtual ~RoundObserver() = default;

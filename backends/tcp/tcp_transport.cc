@@ -116,8 +116,9 @@ Status TcpTransport::Dispatch(NodeId from, FrameKind kind, std::span<const uint8
 
 void TcpTransport::DeliverDelayed() {
   const auto now = SteadyClock::now();
-  // The frames due now are one round, as the sockets of one epoll_wait are.
-  const bool round = !delayed_.empty() && delayed_.front().due <= now;
+  // Several frames due now are one round, as the sockets of one epoll_wait
+  // are (the delay is the same for every frame: the queue is in due order).
+  const bool round = delayed_.size() > 1 && delayed_[1].due <= now;
   if (round) BeginRound();
   while (!delayed_.empty() && delayed_.front().due <= now) {
     Delayed d = std::move(delayed_.front());

@@ -60,9 +60,10 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
     // error drops that peer.
     virtual Status OnData(NodeId from, std::span<const uint8_t> frame) = 0;
     // On the I/O thread, without handler_mutex(): the frames delivered
-    // between a BeginRound and its EndRound came in one wake-up (the sockets
-    // one epoll_wait reported, or the delayed frames due at once), so a
-    // receiver may hold what it sends in answer until EndRound.
+    // between a BeginRound and its EndRound came in one wake-up (from the
+    // several sockets one epoll_wait reported, or the several delayed frames
+    // due at once), so a receiver may hold what it sends in answer until
+    // EndRound.
     virtual void BeginRound() {}
     virtual void EndRound() {}
   };
