@@ -140,7 +140,6 @@ size_t WorkerSampler::TotalLength(std::span<const Key> keys) const {
 }
 
 void WorkerSampler::DrawLocal(std::span<Key> out) {
-  constexpr uint32_t kLocalTries = 64;
   if (locality_.one_node) {  // every key is held here
     for (Key& key : out) key = Draw();
     return;
@@ -172,8 +171,13 @@ void WorkerSampler::DrawLocal(std::span<Key> out) {
         local_held_[unknown_at_[u]] = store_scratch_.found[u];
     }
     for (size_t i = 0; i < local_drawn_.size(); ++i) {
-      if (local_held_[i] != 0 || ++tries == kLocalTries) {
+      if (local_held_[i] != 0) {
+        last_local_ = local_drawn_[i];
+        has_last_local_ = true;
         out[j++] = local_drawn_[i];
+        tries = 0;
+      } else if (++tries == kLocalTries) {
+        out[j++] = has_last_local_ ? last_local_ : local_drawn_[i];
         tries = 0;
       }
     }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <deque>
 #include <map>
+#include <optional>
 
 #include "core/protocol/home.h"
 #include "tests/core/protocol/cluster_scenarios.h"
@@ -91,7 +92,7 @@ TEST_CASE("local sampling draws only keys held on the node", "[sampling]") {
   for (Key i = 0; i < 10; ++i) home_weight[HomeNode(i, 3)] += (i + 1) / 55.0;
   const NodeId watched = static_cast<NodeId>(
       std::max_element(home_weight.begin(), home_weight.end()) - home_weight.begin());
-  REQUIRE(home_weight[watched] >= 0.2);  // 64 misses in a row: below 1e-6 per key
+  REQUIRE(home_weight[watched] >= 0.2);  // kLocalTries misses in a row: below 1e-24 per key
   LoopbackCluster cluster(o);
   std::vector<Key> drawn;
   REQUIRE(cluster
@@ -117,6 +118,64 @@ TEST_CASE("local sampling draws only keys held on the node", "[sampling]") {
     INFO("key " << k);
     REQUIRE(HomeNode(k, 3) == watched);
   }
+}
+
+TEST_CASE(
+    "local sampling stays local where held keys are rare: a run of misses repeats the last held "
+    "key",
+    "[sampling]") {
+  // Keys 0..9 are touched (so held at their homes under classic); a draw
+  // hits them once in 50, and otherwise a key of 1000..100999 nobody holds.
+  // A node holding 3 of the 10 then misses 256 draws in a row about one
+  // time in five: such a key was remote (a message per batch) before; now
+  // it is the node's last held draw again.
+  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
+  o.node.sampling.scheme = SampleScheme::kLocal;
+  o.node.sampling.draw = [](Rng& rng) -> Key {
+    return rng.Below(50) == 0 ? rng.Below(10) : 1000 + rng.Below(100000);
+  };
+  o.node.policy = *MakePolicy("classic");
+  LoopbackCluster cluster(o);
+  std::vector<std::vector<Key>> drawn(3);
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<Key> all;
+                for (Key i = 0; i < 10; ++i) all.push_back(i);
+                if (w.node_id() == 0)
+                  REQUIRE(w.Wait(w.Set(all, std::vector<float>(20, 1.0f))).ok());
+                w.Barrier();
+                std::vector<Key> keys;
+                std::vector<float> values;
+                for (Clock c = 0; c < 40; ++c) {
+                  SampleHandle h = w.PrepareSample(10, c + 1, c + 2);
+                  w.AdvanceClock();
+                  w.PullSample(h, &keys, &values);
+                  REQUIRE(keys.size() == 10);
+                  drawn[w.node_id()].insert(drawn[w.node_id()].end(), keys.begin(), keys.end());
+                }
+                w.Barrier();
+              })
+              .ok());
+  uint32_t checked = 0;
+  for (NodeId n = 0; n < 3; ++n) {
+    INFO("node " << n);
+    const std::vector<Key>& d = drawn[n];
+    REQUIRE(d.size() == 400);
+    uint32_t held = 0;
+    for (Key i = 0; i < 10; ++i) held += HomeNode(i, 3) == n;
+    if (held == 0) continue;  // nothing to draw locally: every draw stays remote
+    ++checked;
+    // Until its first held draw a node has nothing to repeat.
+    const auto first = std::find_if(d.begin(), d.end(), [&](Key k) { return k < 10; });
+    REQUIRE(first != d.end());
+    CHECK(first - d.begin() < 20);
+    for (auto it = first; it != d.end(); ++it) {
+      INFO("key " << *it);
+      REQUIRE(*it < 10);
+      REQUIRE(HomeNode(*it, 3) == n);
+    }
+  }
+  CHECK(checked >= 2);
 }
 
 // Node 0's sampled keys and values over 60 samples prepared 3 clocks ahead,
@@ -211,8 +270,10 @@ TEST_CASE("a sampler needs only its SampleAccess, the layout and the store", "[s
     for (Key k : keys) CHECK((k == 3 || k == 7));
     CHECK(access.pulls == 0);
   }
-  SECTION("local takes, per key, the first held of up to 64 draws of the worker's stream") {
-    // Key 9 is never held: a distribution of only 9s takes the 64th draw.
+  SECTION(
+      "local takes, per key, the first held of up to kLocalTries draws of the worker's "
+      "stream, else the last held draw") {
+    // Key 9 is never held: a distribution of only 9s takes the last draw.
     for (bool only_nines : {false, true}) {
       const auto draw = only_nines ? [](Rng&) { return Key{9}; } : DrawTriangular;
       WorkerSampler sampler(SamplingOptions{.scheme = SampleScheme::kLocal, .draw = draw}, 5,
@@ -227,10 +288,18 @@ TEST_CASE("a sampler needs only its SampleAccess, the layout and the store", "[s
       Rng rng(5);
       uint64_t draws = 0;
       std::vector<Key> expected;
+      std::optional<Key> last_held;
       while (expected.size() < keys.size()) {
         Key key = draw(rng);
         ++draws;
-        for (int tries = 1; tries < 64 && !store.Contains(key); ++tries, ++draws) key = draw(rng);
+        for (uint32_t tries = 1; tries < WorkerSampler::kLocalTries && !store.Contains(key);
+             ++tries, ++draws)
+          key = draw(rng);
+        if (store.Contains(key)) {
+          last_held = key;
+        } else if (last_held) {
+          key = *last_held;
+        }
         expected.push_back(key);
       }
       CHECK(keys == expected);
