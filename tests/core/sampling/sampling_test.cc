@@ -80,39 +80,48 @@ TEST_CASE("the chi-square check detects a biased scheme", "[sampling]") {
   CHECK(SampleCounts(SampleScheme::kLocal, "adaptive").size() > 0);
 }
 
+// Local sampling on 3 nodes of one worker under classic, after node 0 set
+// keys 0..9 (so each is held at its home): every node's keys over `clocks`
+// samples of `k` keys drawn with `draw`.
+std::vector<std::vector<Key>> LocalDraws(Key (*draw)(Rng&), Clock clocks, uint32_t k) {
+  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
+  o.node.sampling.scheme = SampleScheme::kLocal;
+  o.node.sampling.draw = draw;
+  o.node.policy = *MakePolicy("classic");
+  LoopbackCluster cluster(o);
+  std::vector<std::vector<Key>> drawn(3);
+  REQUIRE(cluster
+              .Run([&](Worker& w) {
+                std::vector<Key> all;
+                for (Key i = 0; i < 10; ++i) all.push_back(i);
+                if (w.node_id() == 0)
+                  REQUIRE(w.Wait(w.Set(all, std::vector<float>(20, 1.0f))).ok());
+                w.Barrier();
+                std::vector<Key> keys;
+                std::vector<float> values;
+                for (Clock c = 0; c < clocks; ++c) {
+                  SampleHandle h = w.PrepareSample(k, c + 1, c + 2);
+                  w.AdvanceClock();
+                  w.PullSample(h, &keys, &values);
+                  REQUIRE(keys.size() == k);
+                  drawn[w.node_id()].insert(drawn[w.node_id()].end(), keys.begin(), keys.end());
+                }
+                w.Barrier();
+              })
+              .ok());
+  return drawn;
+}
+
 TEST_CASE("local sampling draws only keys held on the node", "[sampling]") {
   // Classic: every key stays at its home node, so a node holds exactly the
   // keys homed there once they have been touched. Watched: the node whose
   // home keys weigh most under the draw.
-  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
-  o.node.sampling.scheme = SampleScheme::kLocal;
-  o.node.sampling.draw = DrawTriangular;
-  o.node.policy = *MakePolicy("classic");
   std::vector<double> home_weight(3, 0.0);  // the probability a draw is homed at node n
   for (Key i = 0; i < 10; ++i) home_weight[HomeNode(i, 3)] += (i + 1) / 55.0;
   const NodeId watched = static_cast<NodeId>(
       std::max_element(home_weight.begin(), home_weight.end()) - home_weight.begin());
   REQUIRE(home_weight[watched] >= 0.2);  // kLocalTries misses in a row: below 1e-24 per key
-  LoopbackCluster cluster(o);
-  std::vector<Key> drawn;
-  REQUIRE(cluster
-              .Run([&](Worker& w) {
-                std::vector<Key> all;
-                for (Key i = 0; i < 10; ++i) all.push_back(i);
-                w.Wait(w.Set(all, std::vector<float>(20, 1.0f)));
-                w.Barrier();
-                std::vector<Key> keys;
-                std::vector<float> values;
-                for (Clock c = 0; c < 100; ++c) {
-                  SampleHandle h = w.PrepareSample(20, c + 1, c + 2);
-                  w.AdvanceClock();
-                  w.PullSample(h, &keys, &values);
-                  REQUIRE(keys.size() == 20);
-                  if (w.node_id() == watched) drawn.insert(drawn.end(), keys.begin(), keys.end());
-                }
-                w.Barrier();
-              })
-              .ok());
+  const std::vector<Key> drawn = LocalDraws(DrawTriangular, 100, 20)[watched];
   REQUIRE(drawn.size() == 2000);
   for (Key k : drawn) {
     INFO("key " << k);
@@ -129,33 +138,9 @@ TEST_CASE(
   // A node holding 3 of the 10 then misses 256 draws in a row about one
   // time in five: such a key was remote (a message per batch) before; now
   // it is the node's last held draw again.
-  LoopbackOptions o = testing::JitteryCluster(3, 1, 4);
-  o.node.sampling.scheme = SampleScheme::kLocal;
-  o.node.sampling.draw = [](Rng& rng) -> Key {
-    return rng.Below(50) == 0 ? rng.Below(10) : 1000 + rng.Below(100000);
-  };
-  o.node.policy = *MakePolicy("classic");
-  LoopbackCluster cluster(o);
-  std::vector<std::vector<Key>> drawn(3);
-  REQUIRE(cluster
-              .Run([&](Worker& w) {
-                std::vector<Key> all;
-                for (Key i = 0; i < 10; ++i) all.push_back(i);
-                if (w.node_id() == 0)
-                  REQUIRE(w.Wait(w.Set(all, std::vector<float>(20, 1.0f))).ok());
-                w.Barrier();
-                std::vector<Key> keys;
-                std::vector<float> values;
-                for (Clock c = 0; c < 40; ++c) {
-                  SampleHandle h = w.PrepareSample(10, c + 1, c + 2);
-                  w.AdvanceClock();
-                  w.PullSample(h, &keys, &values);
-                  REQUIRE(keys.size() == 10);
-                  drawn[w.node_id()].insert(drawn[w.node_id()].end(), keys.begin(), keys.end());
-                }
-                w.Barrier();
-              })
-              .ok());
+  const std::vector<std::vector<Key>> drawn = LocalDraws(
+      [](Rng& rng) -> Key { return rng.Below(50) == 0 ? rng.Below(10) : 1000 + rng.Below(100000); },
+      40, 10);
   uint32_t checked = 0;
   for (NodeId n = 0; n < 3; ++n) {
     INFO("node " << n);
