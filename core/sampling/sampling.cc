@@ -173,11 +173,10 @@ void WorkerSampler::DrawLocal(std::span<Key> out) {
     for (size_t i = 0; i < local_drawn_.size(); ++i) {
       if (local_held_[i] != 0) {
         last_local_ = local_drawn_[i];
-        has_last_local_ = true;
         out[j++] = local_drawn_[i];
         tries = 0;
       } else if (++tries == kLocalTries) {
-        out[j++] = has_last_local_ ? last_local_ : local_drawn_[i];
+        out[j++] = last_local_.value_or(local_drawn_[i]);
         tries = 0;
       }
     }

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -146,7 +147,7 @@ class WorkerSampler {
     uint32_t uses_left;
   };
   // local: fills `out` with draws, each the first held here of up to
-  // kLocalTries consecutive draws (else the last held draw, kLocalTries).
+  // kLocalTries consecutive draws (see kLocalTries for when all miss).
   void DrawLocal(std::span<Key> out);
   size_t TotalLength(std::span<const Key> keys) const;
   // Takes k keys from the pool (growing it to k entries), consuming uses.
@@ -166,8 +167,7 @@ class WorkerSampler {
   // DrawLocal's scratch: a block of draws and whether each is held here;
   // the draws outside the store's bitmap (HeldBitmap), their places in the
   // block, and the store batch that looks them up.
-  Key last_local_ = 0;  // DrawLocal's last draw held here, its fallback
-  bool has_last_local_ = false;
+  std::optional<Key> last_local_;  // DrawLocal's last draw held here, its fallback
   std::vector<Key> local_drawn_;
   std::vector<uint8_t> local_held_;
   std::vector<Key> unknown_keys_;
