@@ -54,10 +54,8 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
     for (uint32_t idx : missing) {
       const Key k = keys[idx];
       const uint32_t len = cx_.layout().Length(k);
-      KeyRequest item{type, cx_.self, op, 0, {}};
-      if (type == MessageType::kPullRequest) item.slot = offsets[idx];
-      if (in != nullptr)
-        item.values.assign(in + offsets[idx], in + offsets[idx] + cx_.RequestValues(type, k));
+      KeyRequest item(type, cx_.self, op, type == MessageType::kPullRequest ? offsets[idx] : 0);
+      if (in != nullptr) item.values = {in + offsets[idx], cx_.RequestValues(type, k)};
       if (cx_.policy.LocalizesOnIntent()) {
         const IntentTable::Counts intent = intents_.Active(k);
         if (intent.ahead > 0) {
@@ -87,11 +85,13 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
 }
 
 Status Routing::HandleRequest(const Message& m) {
-  const std::string from =
-      std::string(MessageTypeName(m.type)) + " from node " + std::to_string(m.src);
+  // Built for an error only: not on every message.
+  const auto from = [&m] {
+    return std::string(MessageTypeName(m.type)) + " from node " + std::to_string(m.src);
+  };
   const bool pull_like = m.type == MessageType::kPullRequest || m.type == MessageType::kSyncRequest;
   if (pull_like && m.slots.size() != m.keys.size())
-    return Status::Error(from + ": slots do not match keys");
+    return Status::Error(from() + ": slots do not match keys");
   // Whether key i brings values: every key of a push or set, a sync key
   // unless it is a poll (kNoDeltaBit), no key of a pull or localize.
   const auto carries = [&m](size_t i) {
@@ -99,13 +99,13 @@ Status Routing::HandleRequest(const Message& m) {
                                                : CarriesValues(m.type);
   };
   if (!CarriesValues(m.type)) {
-    if (!m.values.empty()) return Status::Error(from + ": unexpected values");
+    if (!m.values.empty()) return Status::Error(from() + ": unexpected values");
   } else {
     uint64_t need = 0;
     for (size_t i = 0; i < m.keys.size(); ++i)
       if (carries(i)) need += cx_.RequestValues(m.type, m.keys[i]);
     if (need != m.values.size())
-      return Status::Error(from + ": " + std::to_string(m.values.size()) +
+      return Status::Error(from() + ": " + std::to_string(m.values.size()) +
                            " values for keys needing " + std::to_string(need));
   }
   Effects fx;
@@ -118,8 +118,8 @@ Status Routing::HandleRequest(const Message& m) {
     if (m.origin == cx_.self) status = CheckReturning(m);  // before any key applies
     const auto dispatch = [&](size_t i, const float* values, bool main_here) {
       const Key k = m.keys[i];
-      KeyRequest item{m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0, {}};
-      if (values != nullptr) item.values.assign(values, values + cx_.RequestValues(m.type, k));
+      KeyRequest item(m.type, m.origin, m.op_id, pull_like ? m.slots[i] : 0);
+      if (values != nullptr) item.values = {values, cx_.RequestValues(m.type, k)};
       Dispatch(k, std::move(item), (m.aux & kViaHome) != 0, main_here, &fx);
     };
     if (status.ok() && m.origin != cx_.self &&
@@ -228,6 +228,7 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
     if (owner != nullptr && owner->node != cx_.self) {
       Forward(owner->node, key, item, /*via_home=*/true, fx);
     } else if (incoming != nullptr) {
+      item.Own();                            // outlives this call
       incoming->push_back(std::move(item));  // on its way back home
     } else {
       AUGUR_CHECK(owner == nullptr, "key %llu: directory says here, but it is not",
@@ -249,6 +250,7 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
   // nobody sends.
   const NodeId* handed = relocation_.DeferredOwner(key);
   if (incoming != nullptr && (local || (via_home && handed == nullptr))) {
+    item.Own();  // outlives this call
     incoming->push_back(std::move(item));
     return;
   }
