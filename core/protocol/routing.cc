@@ -27,7 +27,11 @@ Routing::Routing(EngineContext& cx, Relocation& relocation, Replication& replica
       location_cache_capacity_(location_cache_capacity) {}
 
 void Routing::NoteLocation(Key key, NodeId node) {
-  if (node == cx_.self || node == cx_.HomeOf(key)) {
+  const NodeId home = cx_.HomeOf(key);
+  // A key homed here is found through the directory, never through this
+  // cache (RemoteDestination); on 2 nodes no key is ever cached.
+  if (home == cx_.self) return;
+  if (node == cx_.self || node == home) {
     location_cache_.Erase(key);
     return;
   }

@@ -57,7 +57,7 @@ class Routing {
   }
   // The same, where the caller knows whether the main copy is here.
   void Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, Effects* fx);
-  void NoteLocation(Key key, NodeId node);  // key was seen at node
+  void NoteLocation(Key key, NodeId node);  // key (homed elsewhere) was seen at node
   void ForgetLocation(Key key) { location_cache_.Erase(key); }
   // Where a request for a key not held here goes: the node this one handed it
   // to if the home has not heard of it yet (Relocation::DeferredOwner), else

@@ -69,6 +69,7 @@ class FlatKeyMap {
   }
 
   bool Erase(Key key) {
+    if (size_ == 0) return false;  // as Find: an empty map's buckets stay untouched
     size_t i = Home(key);
     while (buckets_[i].used && buckets_[i].key != key) i = (i + 1) & mask_;
     if (!buckets_[i].used) return false;
