@@ -87,12 +87,8 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
     }
   };
   hint(kPrefetchKeys);
-  uint32_t begin = 0;
-  for (size_t st = 0; st < stripes; ++st) {
-    const uint32_t end = sc->stripe_start[st];
-    if (begin == end) continue;
-    Stripe& s = stripes_[st];
-    LockGuard<SpinLock> guard(s.lock);
+  // Stripe st's keys are order[begin, end); its lock is held.
+  const auto serve = [&](Stripe& s, uint32_t begin, uint32_t end) {
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
     for (uint32_t j = begin; j < end; ++j) {
       const uint32_t i = sc->order[j];
@@ -118,7 +114,30 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
         row_op(sc->order[j], e);
       }
     }
+  };
+  // A stripe another thread holds is skipped and served after the others:
+  // two threads sweeping the stripes in the same order (a worker's batch and
+  // the protocol thread serving a peer's) would otherwise follow each other
+  // stripe by stripe, each waiting at every lock. The keys of one stripe keep
+  // their order; stripes are independent.
+  sc->busy_stripes.clear();
+  uint32_t begin = 0;
+  for (size_t st = 0; st < stripes; ++st) {
+    const uint32_t end = sc->stripe_start[st];
+    if (begin == end) continue;
+    Stripe& s = stripes_[st];
+    if (s.lock.try_lock()) {
+      serve(s, begin, end);
+      s.lock.unlock();
+    } else {
+      sc->busy_stripes.push_back(static_cast<uint32_t>(st));
+    }
     begin = end;
+  }
+  for (uint32_t st : sc->busy_stripes) {
+    Stripe& s = stripes_[st];
+    LockGuard<SpinLock> guard(s.lock);
+    serve(s, st == 0 ? 0 : sc->stripe_start[st - 1], sc->stripe_start[st]);
   }
   for (uint32_t i = 0; i < keys.size(); ++i)
     if (!sc->found[i]) sc->missing.push_back(i);

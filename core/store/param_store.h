@@ -104,6 +104,7 @@ class ParamStore {
     std::vector<Slot> slots;
     std::vector<uint8_t> found;
     std::vector<uint32_t> missing;
+    std::vector<uint32_t> busy_stripes;  // held by another thread at the first try
   };
   void PullBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,
                  BatchScratch* scratch, bool create = false);
