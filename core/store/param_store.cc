@@ -88,7 +88,7 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
   };
   hint(kPrefetchKeys);
   // Stripe st's keys are order[begin, end); its lock is held.
-  const auto serve = [&](Stripe& s, uint32_t begin, uint32_t end) {
+  const auto serve = [&](Stripe & s, uint32_t begin, uint32_t end) __attribute__((always_inline)) {
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
     for (uint32_t j = begin; j < end; ++j) {
       const uint32_t i = sc->order[j];
