@@ -64,7 +64,7 @@ class ParamStore {
   };
 
   ParamStore(ValueLayout layout, Initializer init, OptimizerConfig optimizer = {},
-             uint32_t stripes = 64);
+             uint32_t stripes = 16);
 
   // Every stripe lock's SpinYield (spin_lock.h). Call before the store is
   // shared between threads.
