@@ -55,12 +55,13 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
   {
     EngineLock g(cx_, fx);
     op = cx_.ops.Begin(w, type, missing.size(), out.data(), out.size());
+    const bool counts_intents = cx_.policy.LocalizesOnIntent();  // once, not per key
     for (uint32_t idx : missing) {
       const Key k = keys[idx];
       const uint32_t len = cx_.layout().Length(k);
       KeyRequest item(type, cx_.self, op, type == MessageType::kPullRequest ? offsets[idx] : 0);
       if (in != nullptr) item.values = {in + offsets[idx], cx_.RequestValues(type, k)};
-      if (cx_.policy.LocalizesOnIntent()) {
+      if (counts_intents) {
         const IntentTable::Counts intent = intents_.Active(k);
         if (intent.ahead > 0) {
           cx_.counters.Add(NodeCounter::kLateAccesses);
