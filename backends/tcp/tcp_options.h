@@ -42,6 +42,11 @@ struct TcpOptions {
   double handshake_timeout_seconds = 10;
   // Accepted connections still in their handshake beyond this are refused at once.
   uint32_t max_unauthenticated = 64;
+  // The I/O thread's time slice under the kernel's fair scheduler
+  // (thread_slice.h; Linux 6.12 or later, ignored before): short, so that a
+  // peer's message preempts a computing worker instead of waiting for its
+  // slice to end. 0: the kernel's default.
+  double io_slice_seconds = 100e-6;
 };
 
 }  // namespace augur::tcp

@@ -96,6 +96,9 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
 
   asio::io_context& io() { return io_; }
   const TcpOptions& options() const { return options_; }
+  // What became of options().io_slice_seconds on the I/O thread
+  // (SliceOutcomeName, or the system call's error). Set once Start returned.
+  const std::string& io_slice_status() const { return io_slice_status_; }
   // A fatal error (first one wins); safe from any thread.
   void Fail(const Status& s);
   Status failure() const;
@@ -170,6 +173,7 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   asio::steady_timer tick_timer_;
   asio::steady_timer delay_timer_;
   std::thread thread_;
+  std::string io_slice_status_;  // written by the I/O thread before it runs io_
   const std::chrono::steady_clock::time_point start_;
 
   // I/O-thread state.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "backends/tcp/tcp_transport.h"
+#include "backends/tcp/thread_slice.h"
 #include "core/base/check.h"
 
 namespace augur::tcp {
@@ -71,7 +72,12 @@ Status TcpTransport::Start() {
       CheckReady();  // a cluster of one is ready at once
     }
   });
-  thread_ = std::thread([this] { io_.run(); });
+  thread_ = std::thread([this] {
+    // Read by Start's caller only after the ready handshake below (mu_).
+    Result<SliceOutcome> slice = SetThreadSlice(options_.io_slice_seconds);
+    io_slice_status_ = slice.ok() ? SliceOutcomeName(*slice) : slice.status().message();
+    io_.run();
+  });
   Status s;
   {
     std::unique_lock<std::mutex> g(mu_);
@@ -81,6 +87,10 @@ Status TcpTransport::Start() {
   if (s.ok()) {
     Log("joined cluster '" + options_.cluster_id + "' of " + std::to_string(options_.nodes) +
         " nodes (listening on port " + std::to_string(advertised_.port) + ")");
+    if (io_slice_status_ != SliceOutcomeName(SliceOutcome::kApplied) &&
+        io_slice_status_ != SliceOutcomeName(SliceOutcome::kKernelIgnores)) {
+      Log("the I/O thread's --io-slice is not in effect: " + io_slice_status_);
+    }
   }
   return s;
 }

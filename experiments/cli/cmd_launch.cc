@@ -83,8 +83,12 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   config.nodes = nodes;
   config.backend = "tcp";
   if (Status s = FinishRunConfig(RunFlagText{}, &config); !s.ok()) return s;
-  for (const std::string* d : {&tcp.peer_timeout, &tcp.emulate_latency}) {
-    if (Result<double> v = ParseDuration(*d); !v.ok()) return v.status();
+  const std::pair<const char*, const std::string*> durations[] = {
+      {"--peer-timeout", &tcp.peer_timeout},
+      {"--emulate-latency", &tcp.emulate_latency},
+      {"--io-slice", &tcp.io_slice}};
+  for (const auto& [flag, text] : durations) {
+    if (Result<double> v = ParseDuration(*text); !v.ok()) return v.status().WithContext(flag);
   }
   *out_dir = config.out_dir;
   *checkpoint_dir = config.checkpoint_dir;

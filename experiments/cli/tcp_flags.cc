@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/tcp/handshake.h"
+#include "backends/tcp/thread_slice.h"
 #include "core/config/units.h"
 
 namespace augur {
@@ -88,6 +89,11 @@ void AddTcpFlags(CLI::App& app, TcpFlagText* t) {
   app.add_option("--handshake-timeout", t->handshake_timeout,
                  "Drop an incoming connection that has not authenticated within this long")
       ->capture_default_str();
+  app.add_option("--io-slice", t->io_slice,
+                 "The I/O thread's time slice under the kernel's fair scheduler (Linux 6.12 or "
+                 "later; ignored before): a short one lets a peer's message preempt a computing "
+                 "worker at once. 0 = the kernel's default, else 100us to 100ms")
+      ->capture_default_str();
 }
 
 Status ParseHostPort(const std::string& text, std::string* host, uint16_t* port) {
@@ -161,6 +167,13 @@ Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag
     return Status::Error("--handshake-timeout must be in (0, 3600s]");
   }
   o->handshake_timeout_seconds = *handshake;
+  Result<double> slice = ParseDuration(t.io_slice);
+  if (!slice.ok()) return slice.status().WithContext("--io-slice");
+  if (!tcp::ValidThreadSlice(*slice)) {
+    return Status::Error("--io-slice must be 0 (the kernel's default) or in [100us, 100ms], not '" +
+                         t.io_slice + "'");
+  }
+  o->io_slice_seconds = *slice;
   if (t.secret_file.empty()) {
     return Status::Error(
         "--secret-file is required (the cluster's shared secret; augur launch "
@@ -181,7 +194,8 @@ nlohmann::json TcpOptionsJson(const tcp::TcpOptions& o) {
       {"emulate_latency_seconds", o.emulate_latency_seconds},
       {"max_frame_bytes", o.max_frame_bytes},
       {"wire_security", tcp::WireSecurityName(o.wire_security)},
-      {"handshake_timeout_seconds", o.handshake_timeout_seconds}};
+      {"handshake_timeout_seconds", o.handshake_timeout_seconds},
+      {"io_slice_seconds", o.io_slice_seconds}};
   if (o.wire_security == tcp::WireSecurity::kNone) {
     j["wire_security_warning"] =
         "UNPROTECTED: frames after the handshake were neither authenticated nor encrypted "

@@ -27,6 +27,7 @@ struct TcpFlagText {
   uint32_t max_frame_bytes = tcp::kDefaultMaxFrameBytes;
   std::string wire_security = tcp::WireSecurityName(tcp::kDefaultWireSecurity);
   std::string handshake_timeout = "10s";
+  std::string io_slice = "100us";
   std::optional<int> coordinator_fd;
 };
 

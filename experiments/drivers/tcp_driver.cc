@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,6 +21,7 @@ Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& o
     runtime.reset();  // stops the I/O thread before the node goes away
     return s;
   }
+  const std::string io_slice = runtime->transport().io_slice_status();
 
   std::atomic<uint32_t> done{0};
   std::vector<std::thread> threads;
@@ -55,6 +58,7 @@ Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& o
   RunResult r;
   r.backend = "tcp";
   job.Report(&r);
+  r.extra["io_slice"] = io_slice;
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

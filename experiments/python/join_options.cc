@@ -99,7 +99,8 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "emulate_latency",
                                                   "max_frame_bytes",
                                                   "wire_security",
-                                                  "handshake_timeout"};
+                                                  "handshake_timeout",
+                                                  "io_slice"};
   return kNames;
 }
 

@@ -15,6 +15,20 @@ if grep -q "$(cat "$WORK/local/secret")" "$WORK/local.log" "$WORK/local/result.j
 fi
 pass "launch --local 4 x 2 workers verified"
 
+# The I/O thread's short slice (--io-slice, default 100us): in effect, or a
+# kernel before 6.12 that ignores it; never an error. Out of range: one line, exit 2.
+slice=$(json_get "$WORK/local/result.json" io_slice)
+case "$slice" in
+  '"applied"' | '"ignored by this kernel'*) pass "I/O thread slice: $slice" ;;
+  *) fail "io_slice is $slice" ;;
+esac
+if "$AUGUR" launch --local 2 -- $SMALL --io-slice 5us --out "$WORK/badslice" >"$WORK/badslice.log" 2>&1; then
+  fail "--io-slice 5us was accepted"
+fi
+grep -q -- "--io-slice must be 0 (the kernel's default) or in \[100us, 100ms\], not '5us'" "$WORK/badslice.log" ||
+  { cat "$WORK/badslice.log"; fail "no clear error for --io-slice 5us"; }
+pass "--io-slice 5us refused with one line"
+
 timeout 120 "$AUGUR" launch --local 3 -- $SMALL --workers 2 --emulate-latency 100us \
   --out "$WORK/latency" >"$WORK/latency.log" 2>&1 || { cat "$WORK/latency.log"; fail "latency run failed"; }
 expect_json "$WORK/latency/result.json" verified true
