@@ -26,7 +26,10 @@
 # others share their timer's); the simulator's links and per-message costs for those cells
 # include them. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
 # the share of time a runnable task waited for a core; other jobs on the machine raise it,
-# the simulator knows nothing of them).
+# the simulator knows nothing of them), and the host's speed: the workload's one-thread
+# baseline timed after calibration and around each cell (kge and mf), with the cell
+# simulated again at that relative speed (a diagnostic of the host's drift; the last
+# line is not adjusted).
 # Workloads: zipf (uniform, 20,000 keys of 64 floats, 1,500 batches of 64 keys per worker,
 # one epoch of 0.15 s on 2 pinned nodes: at 150 batches, 20 ms, the epoch moved by 28%
 # between runs and its start-up, which the simulator models only on average, weighed most);
@@ -102,10 +105,33 @@ declare -A job
 job[zipf]="--workload zipf --pattern uniform --keys 20000 --dim 64 --batch-size 64 --batches 1500 --epochs 1 --seed 5 --policy classic"
 job[kge]="--workload kge --data $AUGUR_ROOT/$cache/kge50k --dim 50 --negatives 12 --eval-triples 20 --sampling local --policy adaptive --epochs 2"
 job[mf]="--workload mf --mf-rows 20000 --mf-cols 2000 --mf-nnz 1000000 --dim 32 --policy adaptive --epochs 2"
+# The host-speed probe: the workload's one-thread baseline (`augur single`, core 0),
+# timed after its calibration and before and after each of its cells. This host's
+# speed drifts (the same job's epoch by 1.5x within minutes) while nothing else runs
+# and no core is taken from it (core share 1.0): the probe's epoch at calibration over
+# its epoch around the cell is the host's relative speed there, and the cell is
+# simulated once more at that speed (--host-speed): a diagnostic that separates the
+# model's error from the host's drift. The headline line stays the unadjusted one.
+# zipf has no single-node baseline: no probe.
+declare -A probe
+probe[kge]="--workload kge --data $AUGUR_ROOT/$cache/kge50k --dim 50 --negatives 12 --epochs 3"
+probe[mf]="--workload mf --mf-rows 20000 --mf-cols 2000 --mf-nnz 1000000 --dim 32 --epochs 8"
+declare -A probe_ref
 
 rm -rf "$out"
 mkdir -p "$out/runs"
 out=$(cd "$out" && pwd)
+
+# probe_epoch WL: the median epoch (s) of the workload's probe run, or nothing without one.
+probe_epoch() {
+  [ -n "${probe[$1]:-}" ] || return 0
+  local dir=$out/runs/probe-$1
+  read -r -a pf <<<"${probe[$1]}"
+  taskset -c 0 "$augur" single "${pf[@]}" --threads 1 --no-eval --seed 1 --out "$dir" \
+    >"$dir.log" 2>&1 || { tail -3 "$dir.log" >&2; log "probe $1 failed"; exit 1; }
+  $PY -c 'import json, statistics, sys
+print("%.6f" % statistics.median(json.load(open(sys.argv[1]))["epoch_seconds"]))' "$dir/result.json"
+}
 
 # --- calibration, once per workload, on loopback ---
 for wl in "${wls[@]}"; do
@@ -119,6 +145,7 @@ for wl in "${wls[@]}"; do
   "$augur" calibrate --workload "$wl" "${cal[@]}" --workers 1 --out "$out/costs-$wl.json" \
     --work-dir "$out/runs/calibrate-$wl" >"$out/runs/calibrate-$wl.log" 2>&1 ||
     { tail -5 "$out/runs/calibrate-$wl.log" >&2; log "calibrate $wl failed"; exit 1; }
+  probe_ref[$wl]=$(probe_epoch "$wl")
 done
 
 # --- namespaces for the shaped networks: 3 nodes + a bridge (deleted on exit) ---
@@ -233,7 +260,7 @@ pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/de
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
 chmod 600 "$out/secret"
 port=29800
-printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded,measured_later_s,predicted_later_s,ratio_later\n' >"$out/matrix.csv"
+printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded,measured_later_s,predicted_later_s,ratio_later,probe_speed,predicted_probe_epoch_s,ratio_probe\n' >"$out/matrix.csv"
 for net in "${nets[@]}"; do
   case $net in
     loopback) rate="" lat_us=0 burst="" ;;
@@ -312,6 +339,7 @@ PY
       log "cell $cell: $repeats TCP runs (pinned: $pinned)"
       read -r -a flags <<<"${job[$wl]}"
       s0=$(share)
+      q0=$(probe_epoch "$wl")
       p0=$(pressure)
       t0=$(date +%s.%N)
       for ((r = 1; r <= repeats; r++)); do
@@ -342,6 +370,7 @@ PY
       done
       p1=$(pressure)
       t1=$(date +%s.%N)
+      q1=$(probe_epoch "$wl")
       s1=$(share)
       log "cell $cell: simulator"
       costs=$out/costs-$wl.json
@@ -354,10 +383,18 @@ PY
       "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
         "${sim_net[@]}" --host-cores 1 --host-speed "$speed" "${sliced[@]}" --no-progress --out "$out/runs/$cell/sim-load" \
         >"$out/runs/$cell/sim-load.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-load.log" >&2; log "$cell: sim failed"; exit 1; }
+      # The same at the host speed the probe measured around the runs (no probe: 1).
+      probe_speed=1
+      if [ -n "$q0" ]; then
+        probe_speed=$($PY -c "print('%.6g' % (${probe_ref[$wl]} / (($q0 + $q1) / 2)))")
+      fi
+      "$augur" sim "${flags[@]}" --nodes "$n" --workers 1 --compute hybrid --costs "$costs" \
+        "${sim_net[@]}" "${host[@]}" --host-speed "${probe_speed}Gf" --no-progress --out "$out/runs/$cell/sim-probe" \
+        >"$out/runs/$cell/sim-probe.log" 2>&1 || { tail -5 "$out/runs/$cell/sim-probe.log" >&2; log "$cell: sim failed"; exit 1; }
       $PY - "$out/runs/$cell" "$repeats" "$wl" "$n" "$net" "$pinned" "$p0" "$p1" "$t0" "$t1" "$cores" \
-        "$s0" "$s1" >>"$out/matrix.csv" <<'PY'
+        "$s0" "$s1" "$probe_speed" "${q0:+1}" >>"$out/matrix.csv" <<'PY'
 import json, os, statistics, sys
-cell, repeats, wl, n, net, pinned, p0, p1, t0, t1, cores, s0, s1 = sys.argv[1:14]
+cell, repeats, wl, n, net, pinned, p0, p1, t0, t1, cores, s0, s1, speed, probed = sys.argv[1:16]
 def mean(xs): return sum(xs) / len(xs)
 runs = [json.load(open(os.path.join(cell, f"tcp-{r}", "rank-0", "result.json")))
         for r in range(1, int(repeats) + 1)]
@@ -366,6 +403,7 @@ tcp_bytes = sum(json.load(open(os.path.join(cell, "tcp-1", f"rank-{i}", "result.
                 for i in range(int(n)))
 sim = json.load(open(os.path.join(cell, "sim", "result.json")))
 loaded = json.load(open(os.path.join(cell, "sim-load", "result.json")))
+pp = mean(json.load(open(os.path.join(cell, "sim-probe", "result.json")))["epoch_seconds"])
 m, p, pl = statistics.median(measured), mean(sim["epoch_seconds"]), mean(loaded["epoch_seconds"])
 # PSI "some" is per machine: stalled microseconds over the wall time of the TCP runs.
 pressure = (int(p1) - int(p0)) / 1e6 / max(1e-9, float(t1) - float(t0))
@@ -380,7 +418,8 @@ else:
     later = ",,"
 print(f"{wl},{n},{net},{pinned},{m:.6f},{' '.join('%.4f' % x for x in measured)},{p:.6f},"
       f"{p / m:.4f},{pressure:.3f},{tcp_bytes},{sim['bytes_sent']},"
-      f"{(float(s0) + float(s1)) / 2:.3f},{pl:.6f},{pl / m:.4f},{later}")
+      f"{(float(s0) + float(s1)) / 2:.3f},{pl:.6f},{pl / m:.4f},{later},"
+      + (f"{float(speed):.4f},{pp:.6f},{pp / m:.4f}" if probed else ",,"))
 PY
     done
   done
@@ -455,6 +494,24 @@ if multi:
           "epoch).\n")
     print(f"after epoch 1: worst |predicted/measured - 1| = {max(later):.3f} over {len(later)} "
           f"cells (median {statistics.median(later):.3f})")
+probed = [r for r in rows if r["ratio_probe"]]
+if probed:
+    print("\n| workload | nodes | network | host speed (probe) | measured (s) | predicted at that "
+          "speed (s) | predicted/measured |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for r in probed:
+        print(f"| {r['workload']} | {r['nodes']} | {r['network']} | {float(r['probe_speed']):.2f} | "
+              f"{float(r['measured_epoch_s']):.4f} | {float(r['predicted_probe_epoch_s']):.4f} | "
+              f"{float(r['ratio_probe']):.3f} |")
+    print("\nHost speed: the workload's one-thread baseline (`augur single --threads 1`, core 0) "
+          "timed after calibration, over the same timed before and after the cell's TCP runs "
+          "(below 1: the host ran slower than when it was calibrated). `predicted at that speed` "
+          "simulates the cell on hosts of that speed (--host-speed): what the model predicts "
+          "once the host's drift is taken out. A diagnostic; the fidelity line below is not "
+          "adjusted. zipf has no probe.\n")
+    drift = [abs(float(r["ratio_probe"]) - 1) for r in probed]
+    print(f"at the probed host speed: worst |predicted/measured - 1| = {max(drift):.3f} over "
+          f"{len(drift)} cells (median {statistics.median(drift):.3f})")
 print(f"at the measured core share: worst |predicted/measured - 1| = {max(loaded):.3f} "
       f"(median {statistics.median(loaded):.3f})")
 print(f"fidelity: worst |predicted/measured - 1| = {max(errors):.3f} over {len(errors)} cells "
