@@ -479,15 +479,19 @@ print("\nCPU pressure: the share of the TCP runs' wall time in which some runnab
       "other jobs take the rest. The simulator knows nothing of other jobs: `predicted` models "
       "an otherwise idle machine, `predicted at that share` the same hosts slowed to the "
       "measured core share (--host-speed), a first-order model of the others' load.\n")
+def cell_table(cells, header, cols):
+    # A markdown table of the cells: workload, nodes, network, then `cols`
+    # (csv column, format) under `header`'s titles.
+    print("| workload | nodes | network | " + " | ".join(header) + " |")
+    print("|---|---:|---|" + "---:|" * len(header))
+    for r in cells:
+        print(f"| {r['workload']} | {r['nodes']} | {r['network']} | "
+              + " | ".join(format(float(r[c]), f) for c, f in cols) + " |")
 multi = [r for r in rows if r["ratio_later"]]
 if multi:
-    print("| workload | nodes | network | measured after epoch 1 (s) | predicted after epoch 1 (s) "
-          "| predicted/measured |")
-    print("|---|---:|---|---:|---:|---:|")
-    for r in multi:
-        print(f"| {r['workload']} | {r['nodes']} | {r['network']} | "
-              f"{float(r['measured_later_s']):.4f} | {float(r['predicted_later_s']):.4f} | "
-              f"{float(r['ratio_later']):.3f} |")
+    cell_table(multi, ["measured after epoch 1 (s)", "predicted after epoch 1 (s)",
+                       "predicted/measured"],
+               [("measured_later_s", ".4f"), ("predicted_later_s", ".4f"), ("ratio_later", ".3f")])
     later = [abs(float(r["ratio_later"]) - 1) for r in multi]
     print("\nAfter epoch 1: the same runs without their first epoch, whose start-up costs (first "
           "touches of the rows, page faults) the simulator does not model (cells of more than one "
@@ -496,13 +500,11 @@ if multi:
           f"cells (median {statistics.median(later):.3f})")
 probed = [r for r in rows if r["ratio_probe"]]
 if probed:
-    print("\n| workload | nodes | network | host speed (probe) | measured (s) | predicted at that "
-          "speed (s) | predicted/measured |")
-    print("|---|---:|---|---:|---:|---:|---:|")
-    for r in probed:
-        print(f"| {r['workload']} | {r['nodes']} | {r['network']} | {float(r['probe_speed']):.2f} | "
-              f"{float(r['measured_epoch_s']):.4f} | {float(r['predicted_probe_epoch_s']):.4f} | "
-              f"{float(r['ratio_probe']):.3f} |")
+    print()
+    cell_table(probed, ["host speed (probe)", "measured (s)", "predicted at that speed (s)",
+                        "predicted/measured"],
+               [("probe_speed", ".2f"), ("measured_epoch_s", ".4f"),
+                ("predicted_probe_epoch_s", ".4f"), ("ratio_probe", ".3f")])
     print("\nHost speed: the workload's one-thread baseline (`augur single --threads 1`, core 0) "
           "timed after calibration, over the same timed before and after the cell's TCP runs "
           "(below 1: the host ran slower than when it was calibrated). `predicted at that speed` "
