@@ -31,6 +31,7 @@ struct SchedAttr {
   uint32_t sched_util_max;
 };
 constexpr uint32_t kSchedAttrSizeVer0 = 48;
+constexpr uint64_t kResetOnFork = 0x01;  // SCHED_FLAG_RESET_ON_FORK
 static_assert(offsetof(SchedAttr, sched_util_min) == kSchedAttrSizeVer0);
 
 Result<SchedAttr> GetAttr() {
@@ -53,7 +54,7 @@ const char* SliceOutcomeName(SliceOutcome outcome) {
     case SliceOutcome::kKernelIgnores:
       return "ignored by this kernel (per-thread slices need Linux 6.12 or later)";
     case SliceOutcome::kNotFairPolicy:
-      return "not applied: the thread has a real-time or deadline policy";
+      return "not applied: the thread's policy is not SCHED_OTHER or SCHED_BATCH";
   }
   return "?";
 }
@@ -76,6 +77,7 @@ Result<SliceOutcome> SetThreadSlice(double seconds) {
   a.size = kSchedAttrSizeVer0;
   a.sched_policy = now->sched_policy;
   a.sched_nice = now->sched_nice;  // sched_setattr sets the nice value too: keep it
+  a.sched_flags = now->sched_flags & kResetOnFork;  // and clears the flags it is not given
   a.sched_runtime = static_cast<uint64_t>(Nanoseconds(seconds));
   if (syscall(SYS_sched_setattr, 0, &a, 0u) != 0)
     return Status::Error(std::string("sched_setattr failed: ") + std::strerror(errno));

@@ -8,8 +8,9 @@
 // it sleeps most of the time and, woken by a peer's message, should answer at
 // once rather than after the workers that fill the node's cores (on this
 // 2-core VM that wait delayed relocations past the intent's lead and left
-// workers waiting for late keys). The thread's policy and nice value are kept;
-// a real-time or deadline thread is left alone.
+// workers waiting for late keys). The thread's policy, nice value and
+// reset-on-fork flag are kept; a thread under another policy (real-time,
+// deadline, idle) is left alone.
 //
 // Threading: each call reads or changes the calling thread only.
 #pragma once
@@ -25,7 +26,7 @@ inline constexpr double kMaxThreadSliceSeconds = 0.1;
 enum class SliceOutcome {
   kApplied,        // the thread now runs with that slice (0: the kernel's default)
   kKernelIgnores,  // accepted but not honoured: a kernel without custom slices (< 6.12)
-  kNotFairPolicy,  // a real-time or deadline thread: left as it was
+  kNotFairPolicy,  // not SCHED_OTHER or SCHED_BATCH (real-time, deadline, idle): left alone
 };
 const char* SliceOutcomeName(SliceOutcome outcome);
 

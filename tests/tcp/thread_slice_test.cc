@@ -1,9 +1,10 @@
 // ThreadSlice: a thread's slice is set, read back, reset, and refused out of
 // range, each on a thread of its own; the thread's nice value survives. On a
 // kernel without per-thread slices (before 6.12) the setter says so and the
-// thread reports none.
+// thread reports none. A thread under another policy is left alone.
 #include "backends/tcp/thread_slice.h"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -51,6 +52,24 @@ TEST_CASE("setting a slice keeps the thread's nice value", "[tcp][thread_slice]"
     errno = 0;
     CHECK(getpriority(PRIO_PROCESS, tid) == 7);
     CHECK(errno == 0);
+  });
+}
+
+TEST_CASE("a thread under another policy is left alone; reset-on-fork is kept",
+          "[tcp][thread_slice]") {
+  OnThread([] {
+    sched_param none{};
+    REQUIRE(sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &none) == 0);
+    REQUIRE(SetThreadSlice(300e-6).ok());
+    CHECK(sched_getscheduler(0) == (SCHED_OTHER | SCHED_RESET_ON_FORK));
+  });
+  OnThread([] {
+    sched_param none{};
+    REQUIRE(sched_setscheduler(0, SCHED_IDLE, &none) == 0);  // no rights needed
+    Result<SliceOutcome> r = SetThreadSlice(300e-6);
+    REQUIRE(r.ok());
+    CHECK(*r == SliceOutcome::kNotFairPolicy);
+    CHECK(sched_getscheduler(0) == SCHED_IDLE);
   });
 }
 
