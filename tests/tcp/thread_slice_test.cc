@@ -55,7 +55,7 @@ TEST_CASE("setting a slice keeps the thread's nice value", "[tcp][thread_slice]"
   });
 }
 
-TEST_CASE("a thread under another policy is left alone; reset-on-fork is kept",
+TEST_CASE("a thread under another policy is left alone, and reset-on-fork is kept",
           "[tcp][thread_slice]") {
   OnThread([] {
     sched_param none{};
