@@ -45,6 +45,7 @@
 #include "backends/tcp/peer_connection.h"
 #include "backends/tcp/socket_poller.h"
 #include "backends/tcp/tcp_options.h"
+#include "backends/tcp/thread_slice.h"
 #include "backends/tcp/wake_signal.h"
 #include "core/base/status.h"
 #include "core/base/types.h"
@@ -96,9 +97,11 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
 
   asio::io_context& io() { return io_; }
   const TcpOptions& options() const { return options_; }
-  // What became of options().io_slice_seconds on the I/O thread
+  // What became of options().io_slice_seconds on the I/O thread, in words
   // (SliceOutcomeName, or the system call's error). Set once Start returned.
-  const std::string& io_slice_status() const { return io_slice_status_; }
+  std::string io_slice_status() const {
+    return io_slice_.ok() ? SliceOutcomeName(io_slice_.value()) : io_slice_.status().message();
+  }
   // A fatal error (first one wins); safe from any thread.
   void Fail(const Status& s);
   Status failure() const;
@@ -173,7 +176,8 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   asio::steady_timer tick_timer_;
   asio::steady_timer delay_timer_;
   std::thread thread_;
-  std::string io_slice_status_;  // written by the I/O thread before it runs io_
+  // Written by the I/O thread before it runs io_.
+  Result<SliceOutcome> io_slice_{Status::Error("the I/O thread has not started")};
   const std::chrono::steady_clock::time_point start_;
 
   // I/O-thread state.

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "backends/tcp/tcp_transport.h"
-#include "backends/tcp/thread_slice.h"
 #include "core/base/check.h"
 
 namespace augur::tcp {
@@ -74,8 +73,7 @@ Status TcpTransport::Start() {
   });
   thread_ = std::thread([this] {
     // Read by Start's caller only after the ready handshake below (mu_).
-    Result<SliceOutcome> slice = SetThreadSlice(options_.io_slice_seconds);
-    io_slice_status_ = slice.ok() ? SliceOutcomeName(*slice) : slice.status().message();
+    io_slice_ = SetThreadSlice(options_.io_slice_seconds);
     io_.run();
   });
   Status s;
@@ -87,10 +85,8 @@ Status TcpTransport::Start() {
   if (s.ok()) {
     Log("joined cluster '" + options_.cluster_id + "' of " + std::to_string(options_.nodes) +
         " nodes (listening on port " + std::to_string(advertised_.port) + ")");
-    if (io_slice_status_ != SliceOutcomeName(SliceOutcome::kApplied) &&
-        io_slice_status_ != SliceOutcomeName(SliceOutcome::kKernelIgnores)) {
-      Log("the I/O thread's --io-slice is not in effect: " + io_slice_status_);
-    }
+    if (!io_slice_.ok() || io_slice_.value() == SliceOutcome::kNotFairPolicy)
+      Log("the I/O thread's --io-slice is not in effect: " + io_slice_status());
   }
   return s;
 }
