@@ -6,6 +6,7 @@ namespace augur {
 
 uint64_t Barrier::Arrive() {
   Effects fx;
+  fx.send_now = true;  // a worker's call
   uint64_t gen = 0;
   {
     EngineLock g(cx_, fx);

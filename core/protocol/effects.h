@@ -20,6 +20,12 @@ struct Effects {
   std::vector<Parker*> wake;  // workers to unpark
   bool arm_timer = false;     // start the sync timer (replication/intent is in use)
   size_t pull_values = 0;     // floats a pull request being handled may answer with
+  // A worker's call (not a handler's): its messages leave at once, even while
+  // the protocol thread holds the send queue for a round of frames
+  // (SendQueue::Hold). A protocol thread that loses its core in the middle of
+  // a round would otherwise keep the worker's requests with it until it runs
+  // again: milliseconds on a node whose workers fill its cores.
+  bool send_now = false;
 };
 
 }  // namespace augur

@@ -73,7 +73,7 @@ void EngineContext::EnsureTimer() {
 
 void EngineContext::Flush(Effects& fx) {
   AUGUR_CHECK(fx.out.empty(), "messages built outside an EngineLock would leave out of order");
-  sends.SendQueued();
+  sends.SendQueued(fx.send_now);
   for (Parker* p : fx.wake) p->Unpark();
   fx.wake.clear();
   if (fx.arm_timer) EnsureTimer();

@@ -94,7 +94,9 @@ class Node final : private NodePort {
   // Sends held across several OnMessages/OnTimer calls: what they produce
   // for one peer leaves as one frame at the matching ReleaseSends (which
   // sends it). For a protocol thread that handles a backlog of frames from
-  // several peers in one wake-up. Calls nest. REQUIRES: the protocol context.
+  // several peers in one wake-up. Calls nest. A worker's own messages are
+  // not held: they leave at once, with what the round has staged before
+  // them. REQUIRES: the protocol context.
   void HoldSends();
   void ReleaseSends();
 

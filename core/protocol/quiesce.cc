@@ -8,6 +8,7 @@ namespace augur {
 
 void Quiesce::PauseActions(bool paused) {
   Effects fx;
+  fx.send_now = true;  // a worker's call
   {
     EngineLock g(cx_, fx);
     paused_ = paused;

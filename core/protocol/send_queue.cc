@@ -98,12 +98,12 @@ void SendQueue::Stage(Outbox& out) {
   out.messages().clear();
 }
 
-void SendQueue::SendQueued() {
+void SendQueue::SendQueued(bool despite_hold) {
   std::vector<std::pair<NodeId, Message>> batch;
   {
     LockGuard<Mutex> g(mu_);
     // The thread sending now takes ours too; the last Release sends held ones.
-    if (sending_ || held_ > 0 || queue_.empty()) return;
+    if (sending_ || (held_ > 0 && !despite_hold) || queue_.empty()) return;
     sending_ = true;
   }
   for (;;) {

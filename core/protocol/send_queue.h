@@ -38,10 +38,12 @@ class SendQueue {
   // Moves out's messages to the end of the queue. REQUIRES: engine lock held.
   void Stage(Outbox& out);
   // Sends what is queued, unless another thread is draining the queue (it
-  // then sends ours too). REQUIRES: engine lock not held.
-  void SendQueued();
+  // then sends ours too) or a Hold is open and `despite_hold` is false.
+  // REQUIRES: engine lock not held.
+  void SendQueued(bool despite_hold = false);
   // While at least one Hold is open, SendQueued leaves the queue as it is
-  // (unless a thread is already draining it); the last Release drains it.
+  // (unless a thread is already draining it, or the call is a worker's,
+  // despite_hold); the last Release drains what is left.
   // Handlers hold while they handle several frames that arrived together.
   // REQUIRES: engine lock not held.
   void Hold();

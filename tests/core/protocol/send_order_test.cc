@@ -6,7 +6,8 @@
 //    from inside the first Send() of a protocol handler;
 //  - what one handler builds for one node leaves as one frame (a bundle),
 //    and the answers to the messages of a bundle, or of the frames of one
-//    receive round (Node::HoldSends), leave together;
+//    receive round (Node::HoldSends), leave together; a worker's own
+//    messages leave at once, even in the middle of such a round;
 //  - a node that hands a key over tells the key's home at its next sync
 //    round (unless the key goes home), all that round's updates for that
 //    home in one message;
@@ -139,6 +140,28 @@ TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answ
     CHECK(rt.frames == 1);
     CHECK_FALSE(node.store().Contains(a));
     CHECK_FALSE(node.store().Contains(b));
+  }
+  SECTION("a worker's request during a receive round leaves at once, with what is staged") {
+    // The protocol thread holds the sends for a round and, on a real node,
+    // may lose its core to a worker in the middle of it: the worker's own
+    // request must not wait for the round to end.
+    const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
+    const Message second{MessageType::kLocalizeRequest, 0, 0, 0, kViaHome, {b}, {}, {}};
+    const Key c = KeyHomedAt(2, 3, b + 1);
+    node.HoldSends();
+    REQUIRE(Deliver(node, first).ok());
+    CHECK(rt.frames == 0);
+    const std::vector<Key> keys{c};
+    node.worker(0).Intent(keys, 0, 10);  // c is not here: the worker's node asks for it
+    const std::vector<std::pair<NodeId, MessageType>> now{{0, MessageType::kHandover},
+                                                          {2, MessageType::kLocalizeRequest}};
+    CHECK(rt.sent == now);  // in build order: the answer staged first goes too
+    CHECK(rt.frames == 2);
+    REQUIRE(Deliver(node, second).ok());
+    CHECK(rt.frames == 2);  // the rest of the round is held again
+    node.ReleaseSends();
+    CHECK(rt.sent.size() == 3);
+    CHECK(rt.frames == 3);
   }
   SECTION("frames handled one by one: each answer leaves at once") {
     const Message first{MessageType::kLocalizeRequest, 0, 0, 0, 0, {a}, {}, {}};
