@@ -5,8 +5,7 @@
 namespace augur {
 
 uint64_t Barrier::Arrive() {
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   uint64_t gen = 0;
   {
     EngineLock g(cx_, fx);

@@ -26,6 +26,13 @@ struct Effects {
   // a round would otherwise keep the worker's requests with it until it runs
   // again: milliseconds on a node whose workers fill its cores.
   bool send_now = false;
+
+  // The effects of a worker's call into the engine (send_now set).
+  static Effects ForWorker() {
+    Effects fx;
+    fx.send_now = true;
+    return fx;
+  }
 };
 
 }  // namespace augur

@@ -27,8 +27,7 @@ void IntentTracker::RecordIntents(WorkerId w, std::span<const IntentSignal> sign
   cx_.counters.Add(NodeCounter::kIntents, signals.size());
   cx_.counters.Add(NodeCounter::kIntentKeys, keys);
   if (cx_.solo() || signals.empty()) return;
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   {
     EngineLock g(cx_, fx);
     for (const IntentSignal& s : signals) intents_.Add(w, s.keys, s.start, s.end, clocks_[w]);
@@ -41,8 +40,7 @@ void IntentTracker::RecordIntents(WorkerId w, std::span<const IntentSignal> sign
 
 void IntentTracker::RecordClock(WorkerId w, Clock clock) {
   if (cx_.solo()) return;
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   {
     EngineLock g(cx_, fx);
     clocks_[w] = clock;

@@ -7,8 +7,7 @@
 namespace augur {
 
 void Quiesce::PauseActions(bool paused) {
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   {
     EngineLock g(cx_, fx);
     paused_ = paused;

@@ -138,8 +138,7 @@ size_t Replication::SyncRound(uint64_t op_id, bool timer, Effects* fx) {
 }
 
 uint64_t Replication::StartWaitSync(WorkerId w) {
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   uint64_t op = 0;
   {
     EngineLock g(cx_, fx);

@@ -50,8 +50,7 @@ NodeId Routing::RemoteDestination(Key key) const {
 Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys,
                          std::span<const uint32_t> offsets, std::span<const uint32_t> missing,
                          const float* in, std::span<float> out) {
-  Effects fx;
-  fx.send_now = true;  // a worker's call
+  Effects fx = Effects::ForWorker();
   uint64_t op = 0;
   {
     EngineLock g(cx_, fx);
