@@ -260,7 +260,7 @@ pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/de
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
 chmod 600 "$out/secret"
 port=29800
-printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded,measured_later_s,predicted_later_s,ratio_later,probe_speed,predicted_probe_epoch_s,ratio_probe\n' >"$out/matrix.csv"
+printf 'workload,nodes,network,pinned,measured_epoch_s,measured_runs,predicted_epoch_s,ratio,cpu_pressure,tcp_bytes,sim_bytes,core_share,predicted_loaded_epoch_s,ratio_loaded,measured_later_s,predicted_later_s,ratio_later,probe_speed,predicted_probe_epoch_s,ratio_probe,measured_cpu_s,predicted_cpu_s,ratio_cpu\n' >"$out/matrix.csv"
 for net in "${nets[@]}"; do
   case $net in
     loopback) rate="" lat_us=0 burst="" ;;
@@ -416,10 +416,21 @@ if len(sim["epoch_seconds"]) > 1:
     later = f"{ml:.6f},{pl1:.6f},{pl1 / ml:.4f}"
 else:
     later = ",,"
+# CPU per epoch, every node together: the TCP ranks' process CPU (median over the runs
+# of their mean epoch) against what the simulator charged its hosts.
+def cpu_per_epoch(results):
+    return mean([sum(r["epoch_process_cpu_seconds"][e] for r in results)
+                 for e in range(len(results[0]["epoch_process_cpu_seconds"]))])
+mc = statistics.median(
+    cpu_per_epoch([json.load(open(os.path.join(cell, f"tcp-{r}", f"rank-{i}", "result.json")))
+                   for i in range(int(n))])
+    for r in range(1, int(repeats) + 1))
+pc = cpu_per_epoch([sim])
 print(f"{wl},{n},{net},{pinned},{m:.6f},{' '.join('%.4f' % x for x in measured)},{p:.6f},"
       f"{p / m:.4f},{pressure:.3f},{tcp_bytes},{sim['bytes_sent']},"
       f"{(float(s0) + float(s1)) / 2:.3f},{pl:.6f},{pl / m:.4f},{later},"
-      + (f"{float(speed):.4f},{pp:.6f},{pp / m:.4f}" if probed else ",,"))
+      + (f"{float(speed):.4f},{pp:.6f},{pp / m:.4f}" if probed else ",,")
+      + f",{mc:.6f},{pc:.6f},{pc / mc:.4f}")
 PY
     done
   done
@@ -498,6 +509,16 @@ if multi:
           "epoch).\n")
     print(f"after epoch 1: worst |predicted/measured - 1| = {max(later):.3f} over {len(later)} "
           f"cells (median {statistics.median(later):.3f})")
+cell_table(rows, ["measured CPU (s)", "predicted CPU (s)", "predicted/measured"],
+           [("measured_cpu_s", ".3f"), ("predicted_cpu_s", ".3f"), ("ratio_cpu", ".3f")])
+cpu = [abs(float(r["ratio_cpu"]) - 1) for r in rows]
+print("\nCPU: per epoch, every node together: the TCP ranks' process CPU (getrusage, every "
+      "thread; median over the runs) against what the simulator charged the nodes' hosts "
+      "(workers, message handling, timers, bytes waiting for a link). A cell whose epoch and "
+      "CPU ratios move together is off in the CPU model; one whose epoch ratio moves alone, "
+      "in waiting or the network.\n")
+print(f"CPU: worst |predicted/measured - 1| = {max(cpu):.3f} over {len(cpu)} cells "
+      f"(median {statistics.median(cpu):.3f})\n")
 probed = [r for r in rows if r["ratio_probe"]]
 if probed:
     print()

@@ -71,7 +71,10 @@ void Nic::Run() {
     cluster_.TransferStarted(to);
     sg4::ExecPtr cpu;  // the waiting sender's CPU, beside the transfer (nic.h)
     try {
-      if (queued_flops > 0) cpu = sg4::this_actor::exec_async(queued_flops);
+      if (queued_flops > 0) {
+        cluster_.Charged(self_, queued_flops);
+        cpu = sg4::this_actor::exec_async(queued_flops);
+      }
       Transmit(to, p, p->bytes - waiting);
       if (cpu) cpu->wait();
     } catch (const simgrid::Exception& e) {

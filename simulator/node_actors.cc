@@ -15,8 +15,10 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-void Charge(ComputeModel& compute, double flops) {
+// Executes `flops` of node n's protocol work on its host, and counts them.
+void Charge(SimCluster* cluster, NodeId n, ComputeModel& compute, double flops) {
   if (flops <= 0) return;
+  cluster->Charged(n, flops);
   compute.BeforeYield();
   sg4::this_actor::execute(flops);
   compute.AfterYield();
@@ -30,7 +32,8 @@ bool HandleParcel(SimCluster* cluster, NodeId n, Node& node, ComputeModel& compu
   if (p->timer) {
     cluster->TimerFired();
     // A timer is a wake-up of the protocol thread: the fixed per-message cost.
-    if (!measured) Charge(compute, woke ? compute.MessageFlops(0) : compute.AwakeMessageFlops(0));
+    if (!measured)
+      Charge(cluster, n, compute, woke ? compute.MessageFlops(0) : compute.AwakeMessageFlops(0));
     node.OnTimer(p->timer_id);
     cluster->parcels().Give(p);
     return true;
@@ -46,7 +49,7 @@ bool HandleParcel(SimCluster* cluster, NodeId n, Node& node, ComputeModel& compu
                : woke ? compute.MessageFlops(bytes)
                       : compute.AwakeMessageFlops(bytes);
     }
-    Charge(compute, flops);
+    Charge(cluster, n, compute, flops);
   }
   // Frames that arrived together are handled together: their answers to
   // one peer leave as one frame (Node::OnMessages).
@@ -60,8 +63,8 @@ bool HandleParcel(SimCluster* cluster, NodeId n, Node& node, ComputeModel& compu
   // A parcel that found the protocol actor awake but woke a parked worker
   // (an answer it waited for) pays that wake-up after all.
   if (!measured && !woke && cluster->WorkerWakeups(n) != wakeups)
-    Charge(compute, compute.MessageFlops(0) - compute.AwakeMessageFlops(0));
-  if (measured) Charge(compute, compute.MessageFlops(p->bytes));
+    Charge(cluster, n, compute, compute.MessageFlops(0) - compute.AwakeMessageFlops(0));
+  if (measured) Charge(cluster, n, compute, compute.MessageFlops(p->bytes));
   cluster->parcels().Give(p);
   return true;
 }

@@ -89,6 +89,7 @@ Status SimCluster::Init() {
     wires_.push_back(sg4::Mailbox::by_name("wire-" + std::to_string(n)));
     transfers_into_.push_back(0);
     worker_wakeups_.push_back(0);
+    charged_flops_.push_back(0);
     nics_.push_back(std::make_unique<Nic>(*this, n, options_.nodes));
     runtimes_.push_back(std::make_unique<SimRuntime>(*this, compute_, n, options_.nodes));
     nodes_.push_back(std::make_unique<Node>(options_.node, *runtimes_.back()));
@@ -113,6 +114,10 @@ void SimCluster::StartTimer(NodeId node, double delay_seconds, uint64_t timer_id
   p->timer = true;
   p->timer_id = timer_id;
   inboxes_[node]->Push(p, sg4::Engine::get_clock() + std::max(0.0, delay_seconds));
+}
+
+double SimCluster::ChargedCpuSeconds(NodeId n) const {
+  return charged_flops_[n] / ComputeHost(n)->get_speed();
 }
 
 double SimCluster::WakeupDelay(NodeId n) {

@@ -122,6 +122,11 @@ class SimCluster {
   void WorkerWoken(NodeId n) { ++worker_wakeups_[n]; }
   uint64_t WorkerWakeups(NodeId n) const { return worker_wakeups_[n]; }
   void TimerFired() { ++stats_.timers; }
+  // CPU the model charged to node n so far: its workers' compute, its
+  // protocol actor's handling and timers, a throttled sender's bytes. Read
+  // in seconds of one core of its host (SimRuntime::CpuSeconds).
+  void Charged(NodeId n, double flops) { charged_flops_[n] += flops; }
+  double ChargedCpuSeconds(NodeId n) const;
   // Ends the simulation now: records the failure (if any) or error, kills every other actor.
   void Abort(Status error, std::optional<NodeFailure> failure);
 
@@ -141,6 +146,7 @@ class SimCluster {
   std::vector<simgrid::s4u::Mailbox*> wires_;  // per node: where NICs put its parcels
   std::vector<uint32_t> transfers_into_;       // per node
   std::vector<uint64_t> worker_wakeups_;       // per node: WorkerWoken
+  std::vector<double> charged_flops_;          // per node: Charged
   std::vector<std::unique_ptr<SimRuntime>> runtimes_;
   double wakeup_mean_ = 0;        // WakeupDelay's mean; 0: none
   bool wakeup_always_ = false;    // the time-sliced delay: busy cores or not

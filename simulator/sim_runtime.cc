@@ -62,9 +62,12 @@ void SimRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
 
 double SimRuntime::Now() { return sg4::Engine::get_clock(); }
 
+double SimRuntime::CpuSeconds() { return cluster_.ChargedCpuSeconds(self_); }
+
 void SimRuntime::Compute(double seconds) {
   const double flops = compute_.WorkerFlops(seconds);
   if (flops <= 0) return;
+  cluster_.Charged(self_, flops);
   compute_.BeforeYield();
   sg4::this_actor::execute(flops);
   compute_.AfterYield();

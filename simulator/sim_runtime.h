@@ -4,7 +4,7 @@
 // - Send: the frame is queued on the node's Nic, which carries it to the
 //   destination in a parcel of exactly its frames' bytes (nic.h).
 // - Now: the simulated clock. Compute: executes the modelled flops on the
-//   node's host (ComputeModel).
+//   node's host (ComputeModel). CpuSeconds: every flop charged to the node.
 // - SetTimer: a timer parcel due at now + delay goes into the node's Inbox,
 //   so OnTimer runs in the protocol context like OnMessage.
 // - Mutex: a checked no-op. SimGrid actors are cooperative and the core's
@@ -33,6 +33,8 @@ class SimRuntime final : public Runtime {
   uint32_t num_nodes() const override { return nodes_; }
   void Send(NodeId to, std::vector<uint8_t> frame) override;
   double Now() override;
+  // The CPU the model charged to this node (SimCluster::ChargedCpuSeconds).
+  double CpuSeconds() override;
   void Compute(double seconds) override;
   void SetTimer(double delay_seconds, uint64_t timer_id) override;
   std::unique_ptr<Mutex> NewMutex() override;

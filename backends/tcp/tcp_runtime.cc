@@ -1,5 +1,7 @@
 #include "backends/tcp/tcp_runtime.h"
 
+#include <sys/resource.h>
+
 #include <mutex>
 #include <thread>
 
@@ -85,6 +87,13 @@ void TcpRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
 
 double TcpRuntime::Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+double TcpRuntime::CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 void TcpRuntime::Compute(double /*seconds*/) {}

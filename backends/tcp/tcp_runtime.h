@@ -51,6 +51,8 @@ class TcpRuntime final : public Runtime {
   void Send(NodeId to, std::vector<uint8_t> frame) override;
   size_t MaxFrameBytes() const override;
   double Now() override;
+  // The process's CPU (user + system, every thread; getrusage): one node per process.
+  double CpuSeconds() override;
   void Compute(double seconds) override;
   void SetTimer(double delay_seconds, uint64_t timer_id) override;
   std::unique_ptr<Mutex> NewMutex() override;

@@ -274,4 +274,6 @@ MetricsSnapshot Worker::NodeMetrics() const { return node_.Metrics(); }
 
 double Worker::Now() { return runtime_.Now(); }
 
+double Worker::NodeCpuSeconds() { return runtime_.CpuSeconds(); }
+
 }  // namespace augur

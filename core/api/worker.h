@@ -174,6 +174,8 @@ class Worker {
   // Charges modelled compute time (see Runtime::Compute).
   void Compute(double seconds);
   double Now();
+  // This node's CPU seconds so far (Runtime::CpuSeconds; negative: unknown).
+  double NodeCpuSeconds();
 
   WorkerId id() const { return id_; }
   NodeId node_id() const { return node_id_; }

@@ -73,6 +73,12 @@ class Runtime {
   virtual size_t MaxFrameBytes() const { return kHeaderBytes + kMaxBodyBytes; }
   // Seconds since the run started (virtual, simulated or wall time).
   virtual double Now() = 0;
+  // CPU seconds this node has used so far, every context of it together (its
+  // workers, its protocol handling, its timers): on TCP the process's (one
+  // node per process), in the simulator what the model charged to the node's
+  // host. Negative where the runtime cannot tell (loopback). For reports
+  // only: nothing in the core reads it.
+  virtual double CpuSeconds() { return -1; }
   // Called by a worker: charge `seconds` of modelled computation to it.
   // The real-time runtime returns at once (real work takes real time).
   virtual void Compute(double seconds) = 0;

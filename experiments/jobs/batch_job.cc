@@ -36,6 +36,7 @@ void BatchJob::Partition(const ItemKeys& items) {
                      AccessLocality(items, node_of, config_.nodes)};
   stats_.assign(parts, std::vector<BatchStats>(config_.epochs));
   node_metrics_.assign(config_.nodes, std::nullopt);
+  epoch_costs_ = EpochCostsByNode(config_.nodes);
   FindHotKeys(static_cast<uint32_t>(part.size()));
 }
 
@@ -159,9 +160,10 @@ void BatchJob::RunWorker(Worker& w) {
   }
   for (Clock c = 0; c < lookahead; ++c) Signal(w, g, base + c, c, &ahead, &pending);
   double epoch_start = w.Now();
-  // One process per node (tcp): what the process spends per epoch.
-  const bool records_costs = config_.backend == "tcp" && w.id() == 0;
-  if (records_costs) epoch_costs_.Begin(w);
+  // What the node spends per epoch (where its runtime can tell).
+  const bool records_costs = EpochCosts::Records(w);
+  EpochCosts& costs = epoch_costs_[w.node_id()];
+  if (records_costs) costs.Begin(w);
   Clock c = 0;
   // This worker's loss over windows of its batches, and the process's epoch losses.
   DivergenceGuard window_guard, epoch_guard;
@@ -208,7 +210,7 @@ void BatchJob::RunWorker(Worker& w) {
     rows.Finish(w);
     if (!w.Barrier().ok()) break;  // cancelled: the node is shutting down
     if (records) epoch_seconds_.push_back(w.Now() - epoch_start);
-    if (records_costs) epoch_costs_.End(w);
+    if (records_costs) costs.End(w);
     // Every worker reads the same slots after the barrier: one decision for the process.
     double loss = 0, terms = 0;
     for (const auto& per_worker : stats_) {
@@ -225,7 +227,7 @@ void BatchJob::RunWorker(Worker& w) {
       WriteRowCheckpoint(w, *this, config_, epoch + 1, base + c, Fingerprint());
     if (failed()) break;                 // every worker of the process sees it after the checkpoint
     if (records) epoch_start = w.Now();  // checkpoint time is not training time
-    if (records_costs) epoch_costs_.Begin(w);
+    if (records_costs) costs.Begin(w);
   }
   // A stopped run redeems what it prepared ahead (nothing stays in flight).
   for (; (Stopped() || failed() || w.cancelled()) && !pending.empty(); pending.pop_front()) {

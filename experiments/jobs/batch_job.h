@@ -160,7 +160,7 @@ class BatchJob : public Job {
   std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
-  EpochCosts epoch_costs_;                      // tcp: this process's, by its worker 0
+  EpochCostsByNode epoch_costs_;                // slot n recorded by node n's worker 0
   std::vector<std::vector<BatchStats>> stats_;  // [global worker][epoch]
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
   // Divergence: set by the first worker that sees it (under stop_mutex_), read after barriers.

@@ -48,6 +48,7 @@ ZipfJob::ZipfJob(const RunConfig& config, std::optional<LoadedCheckpoint> resume
     : config_(config),
       workload_(Options(config, resume), config.nodes, config.workers),
       resume_(std::move(resume)),
+      epoch_costs_(config.nodes),
       node_metrics_(config.nodes) {}
 
 nlohmann::json ZipfJob::Fingerprint(const RunConfig& config) {
@@ -125,19 +126,20 @@ void ZipfJob::Checkpoint(Worker& w, uint32_t epochs_done) {
 
 void ZipfJob::RunWorker(Worker& w) {
   if (resume_.has_value()) Restore(w);
-  // One process per node (tcp): what the process spends per epoch.
-  const bool records_costs = config_.backend == "tcp" && w.id() == 0;
+  // What the node spends per epoch (where its runtime can tell).
+  const bool records_costs = EpochCosts::Records(w);
+  EpochCosts& costs = epoch_costs_[w.node_id()];
   ZipfWorkload::EpochEnd on_epoch_end;
   if (config_.checkpoint_every > 0 || records_costs) {
-    on_epoch_end = [this, records_costs](Worker& worker, uint32_t epochs_done) {
-      if (records_costs) epoch_costs_.End(worker);
+    on_epoch_end = [this, records_costs, &costs](Worker& worker, uint32_t epochs_done) {
+      if (records_costs) costs.End(worker);
       if (config_.checkpoint_every > 0 && epochs_done % config_.checkpoint_every == 0)
         Checkpoint(worker, epochs_done);
-      if (records_costs) epoch_costs_.Begin(worker);  // a checkpoint is not training
+      if (records_costs) costs.Begin(worker);  // a checkpoint is not training
       return !failed();
     };
   }
-  if (records_costs) epoch_costs_.Begin(w);
+  if (records_costs) costs.Begin(w);
   workload_.RunWorker(w, (w.node_id() == 0 && w.id() == 0) ? &log_ : nullptr, on_epoch_end);
   // The node is shutting down, or the run failed: no report follows.
   if (w.cancelled() || failed()) return;

@@ -53,7 +53,7 @@ class ZipfJob final : public Job {
   const RunConfig config_;
   ZipfWorkload workload_;
   std::optional<LoadedCheckpoint> resume_;  // read-only after construction
-  EpochCosts epoch_costs_;                  // tcp: this process's, by its worker 0
+  EpochCostsByNode epoch_costs_;            // slot n recorded by node n's worker 0
   EpochLog log_;                            // written only by node 0's worker 0
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;  // slot n written by node n's worker 0
   std::atomic<uint64_t> samples_{0};

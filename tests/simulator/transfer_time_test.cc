@@ -180,5 +180,52 @@ TEST_CASE("only the bytes beyond the link's burst wait and cost their sender CPU
   CheckQueuedBytesCpu(2e6);
 }
 
+// What the model charges a node's host is its CPU (SimCluster::ChargedCpuSeconds,
+// read by jobs through Worker::NodeCpuSeconds into result.json): node 0's
+// worker computes 1 s and pushes three messages of about 1 MB whose bytes beyond
+// the burst wait for the link, and it handles their three acks; node 1
+// handles the three pushes, each message costing a fixed part and its bytes'.
+TEST_CASE("a node's charged CPU is its compute, its message handling and its waiting bytes",
+          "[sim]") {
+  const double bandwidth = 12.5e6, latency = 100e-6, queued = 50e-9, compute = 1.0;
+  const double per_message = 20e-6, per_byte = 0.5e-9, burst = 64e3;
+  const uint32_t keys = 4096, dim = 64;
+  SimClusterOptions o = TwoNodeStarOptions(bandwidth, latency, dim);
+  o.sim.host_cores = 1;
+  o.sim.costs.seconds_per_message = per_message;
+  o.sim.costs.seconds_per_message_byte = per_byte;
+  o.sim.costs.seconds_per_queued_byte = queued;
+  o.sim.costs.queued_byte_burst = burst;
+  std::unique_ptr<SimCluster> c = Create(o);
+  std::vector<std::vector<Key>> pushes(3);
+  Key k = 1;
+  for (auto& p : pushes)
+    while (p.size() < keys)
+      if (HomeNode(++k, 2) == 1) p.push_back(k);
+  double cpu_seen_by_worker = -1;
+  Status s = c->Run([&](Worker& w) {
+    if (w.node_id() != 0) return;
+    std::vector<float> values(size_t{keys} * dim, 1.0f);
+    std::vector<Ticket> tickets;
+    for (const auto& p : pushes) tickets.push_back(w.Push(p, values));
+    w.Compute(compute);
+    for (Ticket t : tickets) w.Wait(t);
+    cpu_seen_by_worker = w.NodeCpuSeconds();
+  });
+  REQUIRE(s.ok());
+  const SimRunStats& st = c->stats();
+  REQUIRE(st.messages == 6);  // three pushes and their acks
+  REQUIRE(st.timers == 0);    // no replicas: no sync timer charges either node
+  // st.bytes has the acks' few bytes too: within 1e-5 of node 0's CPU at 50 ns each.
+  const double bytes = static_cast<double>(st.bytes);
+  const double node0 = compute + queued * (bytes - burst) + 3 * per_message;
+  const double node1 = 3 * per_message + per_byte * bytes;
+  INFO("node 0 charged " << c->ChargedCpuSeconds(0) << " s (expected " << node0 << "), node 1 "
+                         << c->ChargedCpuSeconds(1) << " s (expected " << node1 << ")");
+  CHECK(std::abs(c->ChargedCpuSeconds(0) - node0) <= 1e-5 * node0);
+  CHECK(std::abs(c->ChargedCpuSeconds(1) - node1) <= 1e-3 * node1);
+  CHECK(cpu_seen_by_worker == c->ChargedCpuSeconds(0));
+}
+
 }  // namespace
 }  // namespace augur
