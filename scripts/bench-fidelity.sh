@@ -24,7 +24,11 @@
 # beyond loopback (scripts/lib/path_cost.py), and the CPU the emulation costs per message
 # (a small zipf job with and without it; charged per wake-up: the frames that arrive with
 # others share their timer's); the simulator's links and per-message costs for those cells
-# include them. Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
+# include them. With zipf among the workloads, the path's CPU per byte that waits for
+# its link is then fitted to augur's own traffic (a zipf job unlike the cells', run on
+# loopback and across the path, and simulated both ways: queued_byte_fit below). Per
+# cell the CPU per epoch of every node is set beside the simulator's (the CPU the model
+# charged its hosts). Also the CPU pressure during the TCP runs (/proc/pressure/cpu "some":
 # the share of time a runnable task waited for a core; other jobs on the machine raise it,
 # the simulator knows nothing of them), and the host's speed: the workload's one-thread
 # baseline timed after calibration and around each cell (kge and mf), with the cell
@@ -255,6 +259,73 @@ print(l, sum(sum(x["epoch_process_cpu_seconds"]) for x in r) / sum(sum(x["epoch_
     done
   done | median_gap 1
 }
+# The CPU a shaped path costs per byte that waits for its link, fitted to augur's own
+# traffic: path_cost.py's ping-pong gives 7-13 ns/B at 100mbit, but 2 zipf or kge nodes
+# paid 16-37 ns/B more CPU per byte sent than on loopback (2026-12-06 matrices; the
+# receiver wakes for every few packets that trickle in). A zipf job other than the
+# cells' (dim 48, 96 keys per batch, 600 batches) runs as 2 pinned processes on loopback
+# and across the shaped path, medians of 3 alternating runs; the simulator runs it on
+# both with the cells' costs, and with no CPU for queued bytes. The per-byte charge
+# (seconds_per_queued_byte) is scaled so that the simulated path adds the CPU the real
+# one added. Prints the fitted seconds per byte, or nothing when the simulated job
+# queues no bytes on this link (then the ping-pong's figure stays).
+# queued_byte_fit NET US COSTS: COSTS is the zipf costs file of this network.
+# set_queued_byte SRC SECONDS DST: SRC's costs with seconds_per_queued_byte = SECONDS.
+set_queued_byte() {
+  $PY -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+c["seconds_per_queued_byte"] = float(sys.argv[2])
+json.dump(c, open(sys.argv[3], "w"), indent=2)' "$@"
+}
+traffic_job=(--workload zipf --pattern uniform --keys 50000 --dim 48 --batch-size 96 --batches 600
+  --epochs 1 --seed 7 --policy classic)
+queued_byte_fit() {
+  local net=$1 us=$2 costs=$3 r where i dir pids tport=$((27000 + RANDOM % 2000))
+  local base=$out/runs/traffic-fit-$net
+  for r in 1 2 3; do
+    for where in loopback "$net"; do
+      tport=$((tport + 1))
+      dir=$base/$where-$r
+      mkdir -p "$dir"
+      pids=()
+      for i in 0 1; do
+        if [ "$where" = loopback ]; then
+          taskset -c $((i % cores)) timeout 300 "$augur" run "${traffic_job[@]}" --nodes 2 --workers 1 \
+            --rank "$i" --coordinator "127.0.0.1:$tport" --secret-file "$out/secret" --out "$dir" \
+            >"$dir/rank-$i.log" 2>&1 &
+        else
+          ip netns exec "$tag-$i" taskset -c $((i % cores)) timeout 300 "$augur" run "${traffic_job[@]}" \
+            --nodes 2 --workers 1 --rank "$i" --coordinator "10.79.0.1:$tport" --secret-file "$out/secret" \
+            --emulate-latency "${us}us" --out "$dir" >"$dir/rank-$i.log" 2>&1 &
+        fi
+        pids+=($!)
+      done
+      for i in 0 1; do wait "${pids[$i]}" || { tail -3 "$dir/rank-$i.log" >&2; return 1; }; done
+    done
+  done
+  set_queued_byte "$costs" 0 "$base/costs-none.json"
+  "$augur" sim "${traffic_job[@]}" --nodes 2 --workers 1 --compute hybrid --costs "$out/costs-zipf.json" \
+    --host-cores 1 --no-progress --out "$base/sim-loopback" >"$base/sim.log" 2>&1 || return 1
+  "$augur" sim "${traffic_job[@]}" --nodes 2 --workers 1 --compute hybrid --costs "$costs" \
+    "${sim_net[@]}" --host-cores 1 --no-progress --out "$base/sim-path" >>"$base/sim.log" 2>&1 || return 1
+  "$augur" sim "${traffic_job[@]}" --nodes 2 --workers 1 --compute hybrid --costs "$base/costs-none.json" \
+    "${sim_net[@]}" --host-cores 1 --no-progress --out "$base/sim-none" >>"$base/sim.log" 2>&1 || return 1
+  $PY - "$base" "$net" "$costs" <<'PY'
+import json, os, statistics, sys
+base, net, costs = sys.argv[1:4]
+def cpu(d, ranks):  # CPU of the epoch, both nodes together
+    return sum(sum(json.load(open(os.path.join(d, r, "result.json")))["epoch_process_cpu_seconds"])
+               for r in ranks)
+real = {w: statistics.median(cpu(os.path.join(base, f"{w}-{r}"), ("rank-0", "rank-1"))
+                             for r in (1, 2, 3)) for w in ("loopback", net)}
+sim = {k: cpu(base, (f"sim-{k}",)) for k in ("loopback", "path", "none")}
+charged = sim["path"] - sim["none"]  # what the current per-byte figure charges
+if charged > 0.01 * sim["none"]:
+    per_byte = json.load(open(costs))["seconds_per_queued_byte"]
+    wanted = (real[net] - real["loopback"]) - (sim["none"] - sim["loopback"])
+    print("%.9e" % max(0.0, per_byte * wanted / charged))
+PY
+}
 pressure() { sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0; }
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$out/secret"
@@ -324,6 +395,20 @@ PY
     link_latency=$($PY -c "print('%.9fs' % ((float('$rtt_ms') * 1e-3 / 2 + max(0.0, $emul_s - $emul_cpu)) / 2))")
     bw=$($PY -c "r = '$rate'; print('%.0fbps' % (float(r[:-4]) * (1e9 if r.endswith('gbit') else 1e6)))")
     sim_net=(--link-bandwidth "$bw" --link-latency "$link_latency")
+    if [ -f "$out/costs-zipf-$net.json" ]; then
+      fitted=$(queued_byte_fit "$net" "$lat_us" "$out/costs-zipf-$net.json") ||
+        { log "could not fit the path's CPU per queued byte"; exit 1; }
+      if [ -n "$fitted" ]; then
+        log "$net: augur's traffic pays $($PY -c "print('%.2f' % ($fitted * 1e9))") ns of CPU per queued byte (the ping-pong: $($PY -c "print('%.2f' % ($extra_byte * 1e9))"))"
+        for wl in "${wls[@]}"; do
+          set_queued_byte "$out/costs-$wl-$net.json" "$fitted" "$out/costs-$wl-$net.json"
+        done
+        echo "$net $extra_byte $fitted" >>"$out/queued_byte_fit.txt"
+      else
+        log "$net: the simulated traffic job queues no bytes on this link; the ping-pong's per-byte CPU stays"
+        echo "$net $extra_byte -" >>"$out/queued_byte_fit.txt"
+      fi
+    fi
   fi
   for n in "${ncs[@]}"; do
     pinned=$([ "$n" -le "$cores" ] && echo yes || echo no)
@@ -459,6 +544,12 @@ notes = {
         f"+ {float(per_byte) * 1e9:.3f} ns/B of CPU per message beyond loopback "
         "(scripts/lib/path_cost.py); the simulator's costs for its cells add the first per "
         "message and charge the second per byte that waits for a busy link"),
+    "queued_byte_fit.txt": lambda net, pingpong, fitted: (
+        f"- {net}: a byte waiting for the link costs "
+        + (f"{float(fitted) * 1e9:.2f} ns of CPU, fitted to a zipf job's CPU across the path "
+           f"against loopback (the ping-pong gave {float(pingpong) * 1e9:.2f})" if fitted != "-"
+           else f"{float(pingpong) * 1e9:.2f} ns of CPU (the ping-pong; the simulated traffic "
+                "job queued no bytes on this link, so nothing to fit)")),
     "emulation_cpu.txt": lambda net, nominal, x: (
         f"- {net}: `--emulate-latency {nominal}us` costs {float(x) * 1e6:.1f} us of CPU per "
         "message (its timer and hand-off wake-ups; a zipf job with and without it), added to "
