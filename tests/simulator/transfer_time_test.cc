@@ -183,7 +183,8 @@ void CheckQueuedBytesCpu(double burst, double per_message = 0, double per_byte =
   INFO("node 0 charged " << c->ChargedCpuSeconds(0) << " s (expected " << node0 << "), node 1 "
                          << c->ChargedCpuSeconds(1) << " s (expected " << node1 << ")");
   CHECK(std::abs(c->ChargedCpuSeconds(0) - node0) <= 1e-5 * node0);
-  CHECK(std::abs(c->ChargedCpuSeconds(1) - node1) <= 1e-3 * node1 + 1e-9);
+  // Node 1's acks wait for its link too when it has no burst: 3 x ~44 B x 50 ns.
+  CHECK(std::abs(c->ChargedCpuSeconds(1) - node1) <= 1e-3 * node1 + 1e-5);
   CHECK(cpu_seen_by_worker == c->ChargedCpuSeconds(0));
 }
 
