@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "core/store/optimizer.h"
 #include "experiments/models/example_grads.h"
 
 namespace augur {
@@ -35,8 +36,54 @@ uint64_t KgeJob::NegativesFor(std::span<const uint32_t> items, uint32_t /*epoch*
   return uint64_t{task_->options().negatives} * items.size();
 }
 
+BatchStats KgeJob::TrainDirect(Worker& w, std::span<const uint32_t> items,
+                               SampleHandle negatives) const {
+  const uint32_t per_triple = task_->options().negatives;
+  std::vector<Key> sampled;
+  w.PullSample(negatives, &sampled, nullptr);
+  AUGUR_CHECK(sampled.size() == size_t{per_triple} * items.size(),
+              "the sample has %zu keys, the batch needs %zu", sampled.size(),
+              size_t{per_triple} * items.size());
+  const OptimizerConfig& opt = w.optimizer();
+  const uint32_t row = task_->row_length();
+  // Not thread_local: simulated workers share one OS thread (see TrainBatch).
+  std::vector<Key> keys(KgeTask::kNegativeAt + per_triple);
+  std::vector<uint32_t> negs(per_triple);
+  std::vector<ParamStore::Entry> entries;
+  ExampleGrads example(row, per_triple + 3);
+  BatchStats s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Triple& t = task_->data().train[items[i]];
+    keys[KgeTask::kHeadAt] = KgeTask::EntityKey(t.head);
+    keys[KgeTask::kRelationAt] = KgeTask::RelationKey(t.relation);
+    keys[KgeTask::kTailAt] = KgeTask::EntityKey(t.tail);
+    for (uint32_t j = 0; j < per_triple; ++j) {
+      const Key k = sampled[i * per_triple + j];
+      negs[j] = static_cast<uint32_t>(k);
+      keys[KgeTask::kNegativeAt + j] = k;
+    }
+    // Each key's row by its place in the example; a repeated key shares its
+    // gradient row (ExampleGrads), stepped once through its first place.
+    w.ResolveDirect(keys, &entries);
+    example.Clear();
+    s.loss += task_->AddExampleGradients(
+        t, negs.data(), [&](uint32_t at, Key) -> const float* { return entries[at].value; },
+        [&](uint32_t at, Key k) { return example.Row(k, at); });
+    for (size_t j = 0; j < example.size(); ++j) {
+      const ParamStore::Entry& e = entries[example.tag(j)];
+      ApplyUpdate(opt, e.value, e.state, example.grad(j), row);
+    }
+    w.CountDirect(example.size());  // the writes (ResolveDirect counted the reads)
+  }
+  s.terms = s.samples = items.size();
+  s.sampled = sampled.size();
+  for (Key k : sampled) s.sampled_key_sum += k;
+  return s;
+}
+
 BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                               Rng& /*rng*/, SampleHandle negatives, BatchRows& rows) const {
+  if (w.DirectAccess()) return TrainDirect(w, items, negatives);
   const uint32_t per_triple = task_->options().negatives;
   rows.Clear();
   for (uint32_t i : items) {

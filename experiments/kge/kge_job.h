@@ -5,6 +5,9 @@
 // negatives' rows; sum the gradients per key
 // locally, push them; the main copy applies AdaGrad (NodeOptions::optimizer,
 // state beside the value). Intent covers the triples' entities and relations.
+// On a one-node cluster (Worker::DirectAccess) each triple's rows are
+// resolved where they are in the store and its gradients stepped into them at
+// once, as the single-node baseline does, with no batch index (TrainDirect).
 // Threading: see BatchJob.
 #pragma once
 
@@ -27,6 +30,9 @@ class KgeJob final : public TaskJob<KgeTask> {
   std::function<Key(Rng&)> NegativeDistribution() const override;
   uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+
+ private:
+  BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, SampleHandle negatives) const;
 };
 
 }  // namespace augur
