@@ -116,6 +116,39 @@ void Worker::PushStep(const ParamStore::Entry& e, const float* before, float lea
   store_.ApplyPush(e, step_delta_.data());
 }
 
+bool Worker::ResolveHeld(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries,
+                         uint64_t* since) {
+  *since = store_.moves();
+  entries->resize(keys.size());
+  store_.ResolveBatch(keys, entries->data(), &scratch_, /*create=*/false);
+  if (!scratch_.missing.empty()) return false;
+  AddOwn(local_accesses_, uint64_t{keys.size()});
+  return true;
+}
+
+bool Worker::HeldUnmoved(uint64_t since) const {
+  // The reads through the views happen before the check (a seqlock reader's
+  // fence): a row freed after this load was read before it was freed.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return store_.moves() == since;
+}
+
+void Worker::ApplyHeld(std::span<const Key> keys, std::span<const float* const> updates) {
+  AUGUR_CHECK(keys.size() == updates.size(), "%zu keys, %zu updates", keys.size(), updates.size());
+  store_.UpdateBatch(keys, updates, &scratch_);
+  const size_t missing = scratch_.missing.size();
+  AddOwn(local_accesses_, uint64_t{keys.size() - missing});
+  if (missing == 0) return;
+  held_left_keys_.clear();
+  held_left_updates_.clear();
+  for (uint32_t i : scratch_.missing) {
+    held_left_keys_.push_back(keys[i]);
+    const uint32_t len = store_.layout().Length(keys[i]);
+    held_left_updates_.insert(held_left_updates_.end(), updates[i], updates[i] + len);
+  }
+  Push(held_left_keys_, held_left_updates_);  // counts them; Push copies its input
+}
+
 void Worker::CountHeldPair() { AddOwn(local_accesses_, uint64_t{2}); }
 
 size_t Worker::TotalLength(std::span<const Key> keys) const {

@@ -92,6 +92,9 @@ class Worker {
   // Whether PullSample's values are read ahead of it (WorkerSampler::
   // ReadsValuesAhead): if not, a caller may take the keys alone and pull them itself.
   bool SampleReadsValuesAhead() const { return sampler_.ReadsValuesAhead(); }
+  // Whether PullSample's keys are held here as it returns them (WorkerSampler::
+  // KeysHeldAtPull): then a caller may use them in place (ResolveHeld).
+  bool SampleKeysHeldAtPull() const { return sampler_.KeysHeldAtPull(); }
   // True when this node holds the key's main copy or a replica right now
   // (always on a one-node cluster, where a key is created on first touch).
   bool IsHeldLocally(Key key) const;
@@ -115,6 +118,29 @@ class Worker {
   void ApplyDirect(std::span<const ParamStore::Entry> entries, std::span<const float> deltas);
   // The optimizer of the node's store (whether a delta carries squares).
   const OptimizerConfig& optimizer() const { return store_.optimizer(); }
+
+  // The copy-free local path of one example's rows, on a cluster of any
+  // size: what Pull, the example's maths and Push do, without the copies,
+  // for keys held here (main copy or replica). A seqlock over the store's
+  // moves (ParamStore::moves):
+  //   ResolveHeld: if every key is held here right now, entries[i] views
+  //     keys[i]'s entry, *since records the moves so far, and the reads are
+  //     counted as local accesses; else false, nothing counted (the caller
+  //     takes Pull/Push, which fetch the rows).
+  //   Reads through the views take no lock (Hogwild, as DirectAccess): a
+  //     concurrent push or replica refresh of the row may interleave.
+  //   HeldUnmoved(since): true when no entry was removed or replaced since,
+  //     so what was read were those keys' rows; false: resolve again (a row
+  //     freed meanwhile may hold another key's values now).
+  //   ApplyHeld: one optimizer step of updates[i] (Length floats) on keys[i],
+  //     under the stripe locks (ParamStore::UpdateBatch: a replica's delta
+  //     takes it too); a key that left meanwhile takes Push (its slow path,
+  //     completed by the next WaitAll or Barrier, as any push). Counts the
+  //     writes. Writes never go through the views.
+  bool ResolveHeld(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries,
+                   uint64_t* since);
+  bool HeldUnmoved(uint64_t since) const;
+  void ApplyHeld(std::span<const Key> keys, std::span<const float* const> updates);
 
   // The copy-free local path of a pull, an SGD step and its push, for two
   // keys held here (main copy or replica), on a cluster of any size. Under
@@ -257,7 +283,9 @@ class Worker {
   std::vector<float> step_before_;
   std::vector<float> step_grad_;
   std::vector<float> step_delta_;
-  std::vector<float> push_deltas_;  // Push: its updates as deltas (AdaGrad)
+  std::vector<float> push_deltas_;   // Push: its updates as deltas (AdaGrad)
+  std::vector<Key> held_left_keys_;  // ApplyHeld: the keys that left, and their updates
+  std::vector<float> held_left_updates_;
 };
 
 }  // namespace augur

@@ -115,6 +115,14 @@ class WorkerSampler {
   // values_out null costs no access at all, and the caller may pull the
   // keys itself, e.g. each distinct key once with the rest of its batch.
   bool ReadsValuesAhead() const { return options_.scheme == SampleScheme::kPrefetch; }
+  // True when the drawn keys are held here by the time Pull returns them,
+  // but for a few that moved (local: drawn among them; pool and preloc:
+  // made local through intent); false when they are wherever their main
+  // copy is (naive, prefetch).
+  bool KeysHeldAtPull() const { return KeysHeldAtPull(options_.scheme); }
+  static bool KeysHeldAtPull(SampleScheme s) {
+    return s != SampleScheme::kNaive && s != SampleScheme::kPrefetch;
+  }
 
  private:
   Key Draw() {

@@ -38,7 +38,9 @@ void ParamStore::Erase(Stripe& s, Key key) {
 }
 
 void ParamStore::Free(Stripe& s, const Slot& slot) {
-  moves_.fetch_add(1, std::memory_order_release);
+  // acq_rel: the row's later reuse (writes) cannot move before the count, so
+  // a reader that saw them sees the count too (Worker::HeldUnmoved).
+  moves_.fetch_add(1, std::memory_order_acq_rel);
   s.arena.Free(slot.offset, SlotFloats(slot));
 }
 
@@ -154,6 +156,14 @@ void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> 
                            const float* in, BatchScratch* scratch, bool create) {
   ForBatch<RowTouch::kSlot>(keys, false, create, scratch,
                             [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
+}
+
+void ParamStore::UpdateBatch(std::span<const Key> keys, std::span<const float* const> updates,
+                             BatchScratch* scratch) {
+  ForBatch<RowTouch::kSlot>(keys, false, false, scratch, [&](uint32_t i, Entry& e) {
+    ApplyUpdate(optimizer_, e.value, e.state, updates[i], e.length);
+    if (e.delta != nullptr) AccumulateDelta(optimizer_, updates[i], e.length, e.delta);
+  });
 }
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,

@@ -116,6 +116,13 @@ class ParamStore {
   // is (with `main_only`, as a main copy), else 0. One lock per stripe and no
   // row touched, for many lookups at once.
   void HeldBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch);
+  // One optimizer step per key, in place: keys[i]'s value and state take
+  // updates[i] (ApplyUpdate, Length floats), and a replica adds it to its
+  // delta (AccumulateDelta), which is what a push of that one update does
+  // (ApplyPush of UpdateToDelta) without building its delta. Absent keys are
+  // left in scratch->missing.
+  void UpdateBatch(std::span<const Key> keys, std::span<const float* const> updates,
+                   BatchScratch* scratch);
   // As PullBatch and PushBatch, but only main copies serve: a replica counts
   // as missing (a node answering another node's requests).
   void PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,

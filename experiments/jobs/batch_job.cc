@@ -190,6 +190,7 @@ void BatchJob::RunWorker(Worker& w) {
       stats.samples += s.samples;
       stats.sampled += s.sampled;
       stats.sampled_key_sum += s.sampled_key_sum;
+      stats.in_place += s.in_place;
       in_window.loss += s.loss;
       in_window.terms += s.terms;
       if (++window_batches == window) {
@@ -261,7 +262,7 @@ void BatchJob::Report(RunResult* result) const {
   for (double s : epoch_seconds_) result->total_seconds += s;
   result->samples = 0;
   nlohmann::json losses = nlohmann::json::array();
-  uint64_t sampled = 0, sampled_key_sum = 0;
+  uint64_t sampled = 0, sampled_key_sum = 0, in_place = 0;
   for (uint32_t e = StartEpoch(); e < config_.epochs; ++e) {
     double loss = 0, terms = 0;
     for (const auto& per_worker : stats_) {
@@ -270,6 +271,7 @@ void BatchJob::Report(RunResult* result) const {
       result->samples += per_worker[e].samples;
       sampled += per_worker[e].sampled;
       sampled_key_sum += per_worker[e].sampled_key_sum;
+      in_place += per_worker[e].in_place;
     }
     if (terms == 0 && Stopped()) break;  // epochs after the run stopped
     losses.push_back(terms > 0 ? loss / terms : 0.0);
@@ -287,6 +289,9 @@ void BatchJob::Report(RunResult* result) const {
           ? "direct: the store's rows updated in place without locks (Hogwild, as the "
             "single-node baseline)"
           : SeveralNodesRowAccess();
+  // Training samples (this process's) whose rows were used where they are in
+  // the store, without a pull/push copy: what row_access describes in numbers.
+  result->extra["samples_in_place"] = in_place;
   result->extra["partition"] = {{"method", partition_info_.method},
                                 {"worker_locality", partition_info_.worker_locality},
                                 {"node_locality", partition_info_.node_locality}};

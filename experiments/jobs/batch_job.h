@@ -66,6 +66,7 @@ struct BatchStats {
   uint64_t samples = 0;          // training examples (triples, center words, ratings)
   uint64_t sampled = 0;          // keys returned by Worker::PullSample (negatives)
   uint64_t sampled_key_sum = 0;  // their sum (wrapping): a seed-determined fingerprint
+  uint64_t in_place = 0;  // samples trained on rows read where they are in the store (no copy)
 };
 
 class BatchJob : public Job {

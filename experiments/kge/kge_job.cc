@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "core/sampling/sampling.h"
 #include "core/store/optimizer.h"
 #include "experiments/models/example_grads.h"
 
@@ -36,32 +37,59 @@ uint64_t KgeJob::NegativesFor(std::span<const uint32_t> items, uint32_t /*epoch*
   return uint64_t{task_->options().negatives} * items.size();
 }
 
+namespace {
+
+// A triple's keys by their place in the example (KgeTask::kHeadAt ...), its
+// negatives' entity ids beside them.
+void TripleKeys(const Triple& t, const Key* sampled, uint32_t per_triple, std::vector<Key>* keys,
+                std::vector<uint32_t>* negs) {
+  keys->resize(KgeTask::kNegativeAt + per_triple);
+  negs->resize(per_triple);
+  (*keys)[KgeTask::kHeadAt] = KgeTask::EntityKey(t.head);
+  (*keys)[KgeTask::kRelationAt] = KgeTask::RelationKey(t.relation);
+  (*keys)[KgeTask::kTailAt] = KgeTask::EntityKey(t.tail);
+  for (uint32_t j = 0; j < per_triple; ++j) {
+    (*negs)[j] = static_cast<uint32_t>(sampled[j]);
+    (*keys)[KgeTask::kNegativeAt + j] = sampled[j];
+  }
+}
+
+// The batch's negatives (keys only) and the stats every path reports.
+std::vector<Key> SampledKeys(Worker& w, SampleHandle negatives, size_t needed) {
+  std::vector<Key> sampled;
+  w.PullSample(negatives, &sampled, nullptr);
+  AUGUR_CHECK(sampled.size() == needed, "the sample has %zu keys, the batch needs %zu",
+              sampled.size(), needed);
+  return sampled;
+}
+
+void CountBatch(size_t triples, const std::vector<Key>& sampled, BatchStats* s) {
+  s->terms = s->samples = triples;
+  s->sampled = sampled.size();
+  for (Key k : sampled) s->sampled_key_sum += k;
+}
+
+// Tries of a triple's rows in place before it takes the copy path: a retry
+// follows a row freed while the maths read it (Worker::HeldUnmoved).
+constexpr uint32_t kHeldTries = 3;
+
+}  // namespace
+
 BatchStats KgeJob::TrainDirect(Worker& w, std::span<const uint32_t> items,
                                SampleHandle negatives) const {
   const uint32_t per_triple = task_->options().negatives;
-  std::vector<Key> sampled;
-  w.PullSample(negatives, &sampled, nullptr);
-  AUGUR_CHECK(sampled.size() == size_t{per_triple} * items.size(),
-              "the sample has %zu keys, the batch needs %zu", sampled.size(),
-              size_t{per_triple} * items.size());
+  const std::vector<Key> sampled = SampledKeys(w, negatives, size_t{per_triple} * items.size());
   const OptimizerConfig& opt = w.optimizer();
   const uint32_t row = task_->row_length();
   // Not thread_local: simulated workers share one OS thread (see TrainBatch).
-  std::vector<Key> keys(KgeTask::kNegativeAt + per_triple);
-  std::vector<uint32_t> negs(per_triple);
+  std::vector<Key> keys;
+  std::vector<uint32_t> negs;
   std::vector<ParamStore::Entry> entries;
   ExampleGrads example(row, per_triple + 3);
   BatchStats s;
   for (size_t i = 0; i < items.size(); ++i) {
     const Triple& t = task_->data().train[items[i]];
-    keys[KgeTask::kHeadAt] = KgeTask::EntityKey(t.head);
-    keys[KgeTask::kRelationAt] = KgeTask::RelationKey(t.relation);
-    keys[KgeTask::kTailAt] = KgeTask::EntityKey(t.tail);
-    for (uint32_t j = 0; j < per_triple; ++j) {
-      const Key k = sampled[i * per_triple + j];
-      negs[j] = static_cast<uint32_t>(k);
-      keys[KgeTask::kNegativeAt + j] = k;
-    }
+    TripleKeys(t, &sampled[i * per_triple], per_triple, &keys, &negs);
     // Each key's row by its place in the example; a repeated key shares its
     // gradient row (ExampleGrads), stepped once through its first place.
     w.ResolveDirect(keys, &entries);
@@ -75,15 +103,79 @@ BatchStats KgeJob::TrainDirect(Worker& w, std::span<const uint32_t> items,
     }
     w.CountDirect(example.size());  // the writes (ResolveDirect counted the reads)
   }
-  s.terms = s.samples = items.size();
-  s.sampled = sampled.size();
-  for (Key k : sampled) s.sampled_key_sum += k;
+  CountBatch(items.size(), sampled, &s);
+  s.in_place = items.size();
+  return s;
+}
+
+BatchStats KgeJob::TrainHeld(Worker& w, std::span<const uint32_t> items, SampleHandle negatives,
+                             BatchRows& rows) const {
+  const uint32_t per_triple = task_->options().negatives;
+  const std::vector<Key> sampled = SampledKeys(w, negatives, size_t{per_triple} * items.size());
+  std::vector<Key> keys;
+  std::vector<uint32_t> negs;
+  std::vector<ParamStore::Entry> entries;
+  std::vector<Key> step_keys;
+  std::vector<const float*> steps;
+  std::vector<size_t> copied;  // triples with a row not held here
+  ExampleGrads example(task_->row_length(), per_triple + 3);
+  BatchStats s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Triple& t = task_->data().train[items[i]];
+    TripleKeys(t, &sampled[i * per_triple], per_triple, &keys, &negs);
+    bool stepped = false;
+    for (uint32_t tries = 0; tries < kHeldTries && !stepped; ++tries) {
+      uint64_t since = 0;
+      if (!w.ResolveHeld(keys, &entries, &since)) break;
+      example.Clear();
+      const float loss = task_->AddExampleGradients(
+          t, negs.data(), [&](uint32_t at, Key) -> const float* { return entries[at].value; },
+          [&](uint32_t, Key k) { return example.Row(k); });
+      if (!w.HeldUnmoved(since)) continue;  // a row was freed while read
+      step_keys.clear();
+      steps.clear();
+      for (size_t j = 0; j < example.size(); ++j) {
+        step_keys.push_back(example.key(j));
+        steps.push_back(example.grad(j));
+      }
+      w.ApplyHeld(step_keys, steps);
+      s.loss += loss;
+      stepped = true;
+    }
+    if (!stepped) copied.push_back(i);
+  }
+  if (!copied.empty()) {
+    // Their rows through the copy path: one pull (waited for) and one push.
+    rows.Clear();
+    for (size_t i : copied) {
+      TripleKeys(task_->data().train[items[i]], &sampled[i * per_triple], per_triple, &keys, &negs);
+      for (Key k : keys) rows.Add(k);
+    }
+    rows.Pull(w, /*keep_original=*/false);
+    const std::vector<uint32_t>& added = rows.added_slots();
+    const size_t per_example = KgeTask::kNegativeAt + per_triple;
+    for (size_t c = 0; c < copied.size(); ++c) {
+      const size_t i = copied[c];
+      TripleKeys(task_->data().train[items[i]], &sampled[i * per_triple], per_triple, &keys, &negs);
+      const uint32_t* slot = &added[c * per_example];
+      example.Clear();
+      s.loss += task_->AddExampleGradients(
+          task_->data().train[items[i]], negs.data(),
+          [&](uint32_t at, Key) -> const float* { return rows.RowAt(slot[at]); },
+          [&](uint32_t at, Key k) { return example.Row(k, slot[at]); });
+      for (size_t j = 0; j < example.size(); ++j) rows.AddGradient(example.tag(j), example.grad(j));
+    }
+    rows.PushGradients(w);
+  }
+  CountBatch(items.size(), sampled, &s);
+  s.in_place = items.size() - copied.size();
   return s;
 }
 
 BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t /*epoch*/,
                               Rng& /*rng*/, SampleHandle negatives, BatchRows& rows) const {
   if (w.DirectAccess()) return TrainDirect(w, items, negatives);
+  if (w.SampleKeysHeldAtPull()) return TrainHeld(w, items, negatives, rows);
   const uint32_t per_triple = task_->options().negatives;
   rows.Clear();
   for (uint32_t i : items) {
@@ -126,10 +218,18 @@ BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32
     for (size_t j = 0; j < example.size(); ++j) rows.AddGradient(example.tag(j), example.grad(j));
   }
   rows.PushGradients(w);
-  s.terms = s.samples = items.size();
-  s.sampled = sampled.size();
-  for (Key k : sampled) s.sampled_key_sum += k;
+  CountBatch(items.size(), sampled, &s);
   return s;
+}
+
+const char* KgeJob::SeveralNodesRowAccess() const {
+  Result<SampleScheme> scheme = ParseSampleScheme(config_.sampling);
+  if (scheme.ok() && WorkerSampler::KeysHeldAtPull(*scheme))
+    return "a triple whose rows are all held on the node: read in place, its steps applied "
+           "there under the stripe locks (Worker::ResolveHeld/ApplyHeld); other triples: "
+           "pull/push copies";
+  return "pull/push copies of every row, local or remote (naive and prefetch sampling leave "
+         "negatives remote; in place needs local, pool or preloc, or one node)";
 }
 
 nlohmann::json KgeJob::Evaluate(Worker& w) const {

@@ -8,6 +8,12 @@
 // On a one-node cluster (Worker::DirectAccess) each triple's rows are
 // resolved where they are in the store and its gradients stepped into them at
 // once, as the single-node baseline does, with no batch index (TrainDirect).
+// On a larger cluster, when the negatives are held here as they are drawn
+// (Worker::SampleKeysHeldAtPull: local, pool and preloc sampling), a triple
+// whose rows are all held here is stepped the same way through
+// Worker::ResolveHeld / ApplyHeld (each row read in place, its step applied
+// under its stripe lock, a replica's delta taking it); the batch's other
+// triples take the copy path together (TrainHeld).
 // Threading: see BatchJob.
 #pragma once
 
@@ -30,9 +36,12 @@ class KgeJob final : public TaskJob<KgeTask> {
   std::function<Key(Rng&)> NegativeDistribution() const override;
   uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+  const char* SeveralNodesRowAccess() const override;
 
  private:
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, SampleHandle negatives) const;
+  BatchStats TrainHeld(Worker& w, std::span<const uint32_t> items, SampleHandle negatives,
+                       BatchRows& rows) const;
 };
 
 }  // namespace augur

@@ -44,6 +44,8 @@ Result<nlohmann::json> MergeChecked(const std::vector<nlohmann::json>& ranks) {
   // Every counter is the rank's own node's: the cluster's is their sum.
   // The counters of core/metrics/counter_list.h, as RunResult::ToJson writes them.
   std::vector<const char*> summed = {"samples"};
+  // A batch workload's count beside its samples (BatchJob::Report).
+  if (ranks.front().contains("samples_in_place")) summed.push_back("samples_in_place");
   for (NodeCounter c : AllCounters<NodeCounter>()) summed.push_back(CounterName(c));
   for (WorkerCounter c : AllCounters<WorkerCounter>()) summed.push_back(CounterName(c));
   std::vector<const char*> summed_seconds;

@@ -69,7 +69,7 @@ BatchStats MfJob::TrainDirect(Worker& w, std::span<const uint32_t> items) const 
   for (size_t j = 0; j < items.size(); ++j)
     s.loss +=
         task_->TrainRating(task_->data().train[items[j]], d.rows[at + j][0], d.rows[at + j][1]);
-  s.terms = s.samples = items.size();
+  s.terms = s.samples = s.in_place = items.size();
   return s;
 }
 
@@ -119,6 +119,7 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
     if (!held) fetched.push_back(items[j]);
   }
   s.terms = s.samples = items.size();
+  s.in_place = items.size() - fetched.size();
   if (fetched.empty()) return s;
   rows.Clear();
   for (uint32_t i : fetched) {

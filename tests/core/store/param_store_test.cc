@@ -183,6 +183,39 @@ TEST_CASE("WithPair runs on two held rows under their locks, and on none if one 
   }));
 }
 
+TEST_CASE("UpdateBatch steps each key as a push of that one update would", "[store]") {
+  OptimizerConfig adagrad;
+  adagrad.kind = OptimizerKind::kAdaGrad;
+  adagrad.learning_rate = 0.1f;
+  ParamStore stepped(ValueLayout(3), nullptr, adagrad), pushed(ValueLayout(3), nullptr, adagrad);
+  const std::vector<float> row = {1, -2, 3, 0.5f, 0.25f, 0};  // value, then accumulator
+  for (ParamStore* s : {&stepped, &pushed}) {
+    s->Install(1, CopyKind::kMain, row.data());
+    s->Install(2, CopyKind::kReplica, row.data());
+  }
+  const std::vector<Key> keys = {2, 1, 9};
+  const std::vector<float> u = {0.5f, -1, 2};
+  ParamStore::BatchScratch scratch;
+  stepped.UpdateBatch(keys, std::vector<const float*>{u.data(), u.data(), u.data()}, &scratch);
+  CHECK(scratch.missing == std::vector<uint32_t>{2});
+  std::vector<float> delta(6);
+  UpdateToDelta(adagrad, u.data(), 3, delta.data());
+  REQUIRE(pushed.Push(1, delta.data(), false));
+  REQUIRE(pushed.Push(2, delta.data(), false));
+  for (Key k : {Key{1}, Key{2}}) {
+    std::vector<float> a(6), b(6);
+    REQUIRE(stepped.ReadRow(k, a.data()));
+    REQUIRE(pushed.ReadRow(k, b.data()));
+    CHECK(a == b);
+    CHECK(a != row);
+  }
+  std::vector<float> da(6), db(6);
+  REQUIRE(stepped.TakeReplica(2, da.data()));
+  REQUIRE(pushed.TakeReplica(2, db.data()));
+  CHECK(da == db);
+  CHECK(da == delta);
+}
+
 TEST_CASE("PullMainBatch and PushMainBatch serve main copies only, in any key order", "[store]") {
   ParamStore store(ValueLayout(3), nullptr);
   const std::vector<float> v{1, 2, 3};
