@@ -133,9 +133,11 @@ bool Worker::HeldUnmoved(uint64_t since) const {
   return store_.moves() == since;
 }
 
-void Worker::ApplyHeld(std::span<const Key> keys, std::span<const float* const> updates) {
-  AUGUR_CHECK(keys.size() == updates.size(), "%zu keys, %zu updates", keys.size(), updates.size());
-  store_.UpdateBatch(keys, updates, &scratch_);
+void Worker::ApplyHeld(std::span<const Key> keys, std::span<const ParamStore::Entry> entries,
+                       uint64_t since, std::span<const float* const> updates) {
+  AUGUR_CHECK(keys.size() == updates.size() && keys.size() == entries.size(),
+              "%zu keys, %zu entries, %zu updates", keys.size(), entries.size(), updates.size());
+  store_.UpdateResolved(keys, entries, since, updates, &scratch_);
   const size_t missing = scratch_.missing.size();
   AddOwn(local_accesses_, uint64_t{keys.size() - missing});
   if (missing == 0) return;

@@ -132,15 +132,17 @@ class Worker {
   //   HeldUnmoved(since): true when no entry was removed or replaced since,
   //     so what was read were those keys' rows; false: resolve again (a row
   //     freed meanwhile may hold another key's values now).
-  //   ApplyHeld: one optimizer step of updates[i] (Length floats) on keys[i],
-  //     under the stripe locks (ParamStore::UpdateBatch: a replica's delta
-  //     takes it too); a key that left meanwhile takes Push (its slow path,
-  //     completed by the next WaitAll or Barrier, as any push). Counts the
-  //     writes. Writes never go through the views.
+  //   ApplyHeld: one optimizer step of updates[i] (Length floats) on keys[i]
+  //     (entries[i] its view from ResolveHeld at `since`), under its stripe
+  //     lock (ParamStore::UpdateResolved: no lookup while nothing moved; a
+  //     replica's delta takes the step too); a key that left meanwhile takes
+  //     Push (its slow path, completed by the next WaitAll or Barrier, as any
+  //     push). Counts the writes. Writes never go through the views unlocked.
   bool ResolveHeld(std::span<const Key> keys, std::vector<ParamStore::Entry>* entries,
                    uint64_t* since);
   bool HeldUnmoved(uint64_t since) const;
-  void ApplyHeld(std::span<const Key> keys, std::span<const float* const> updates);
+  void ApplyHeld(std::span<const Key> keys, std::span<const ParamStore::Entry> entries,
+                 uint64_t since, std::span<const float* const> updates);
 
   // The copy-free local path of a pull, an SGD step and its push, for two
   // keys held here (main copy or replica), on a cluster of any size. Under

@@ -158,12 +158,27 @@ void ParamStore::PushBatch(std::span<const Key> keys, std::span<const uint32_t> 
                             [&](uint32_t i, Entry& e) { ApplyPush(e, in + offsets[i]); });
 }
 
-void ParamStore::UpdateBatch(std::span<const Key> keys, std::span<const float* const> updates,
-                             BatchScratch* scratch) {
-  ForBatch<RowTouch::kSlot>(keys, false, false, scratch, [&](uint32_t i, Entry& e) {
+void ParamStore::UpdateResolved(std::span<const Key> keys, std::span<const Entry> entries,
+                                uint64_t since, std::span<const float* const> updates,
+                                BatchScratch* scratch) {
+  scratch->missing.clear();
+  for (uint32_t i = 0; i < keys.size(); ++i) {
+    Stripe& s = StripeOf(keys[i]);
+    LockGuard<SpinLock> guard(s.lock);
+    // Under the key's lock: freeing its entry would need this lock, so an
+    // unchanged count means entries[i] is still the key's.
+    Entry e = entries[i];
+    if (moves_.load(std::memory_order_relaxed) != since) {
+      Slot* slot = s.index.Find(keys[i]);
+      if (slot == nullptr) {
+        scratch->missing.push_back(i);
+        continue;
+      }
+      e = View(s, *slot);
+    }
     ApplyUpdate(optimizer_, e.value, e.state, updates[i], e.length);
     if (e.delta != nullptr) AccumulateDelta(optimizer_, updates[i], e.length, e.delta);
-  });
+  }
 }
 
 void ParamStore::SetBatch(std::span<const Key> keys, std::span<const uint32_t> offsets,

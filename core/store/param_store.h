@@ -116,13 +116,16 @@ class ParamStore {
   // is (with `main_only`, as a main copy), else 0. One lock per stripe and no
   // row touched, for many lookups at once.
   void HeldBatch(std::span<const Key> keys, bool main_only, BatchScratch* scratch);
-  // One optimizer step per key, in place: keys[i]'s value and state take
+  // One optimizer step per key, in place, for entries resolved
+  // (ResolveBatch) when moves() was `since`: keys[i]'s value and state take
   // updates[i] (ApplyUpdate, Length floats), and a replica adds it to its
   // delta (AccumulateDelta), which is what a push of that one update does
-  // (ApplyPush of UpdateToDelta) without building its delta. Absent keys are
-  // left in scratch->missing.
-  void UpdateBatch(std::span<const Key> keys, std::span<const float* const> updates,
-                   BatchScratch* scratch);
+  // (ApplyPush of UpdateToDelta) without building its delta. While no entry
+  // has been removed or replaced since, the step goes to entries[i] under
+  // the key's stripe lock with no lookup; after a removal the key is looked
+  // up, and an absent key is left in scratch->missing. One lock per key.
+  void UpdateResolved(std::span<const Key> keys, std::span<const Entry> entries, uint64_t since,
+                      std::span<const float* const> updates, BatchScratch* scratch);
   // As PullBatch and PushBatch, but only main copies serve: a replica counts
   // as missing (a node answering another node's requests).
   void PullMainBatch(std::span<const Key> keys, std::span<const uint32_t> offsets, float* out,

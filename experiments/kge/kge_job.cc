@@ -116,6 +116,7 @@ BatchStats KgeJob::TrainHeld(Worker& w, std::span<const uint32_t> items, SampleH
   std::vector<uint32_t> negs;
   std::vector<ParamStore::Entry> entries;
   std::vector<Key> step_keys;
+  std::vector<ParamStore::Entry> step_entries;
   std::vector<const float*> steps;
   std::vector<size_t> copied;  // triples with a row not held here
   ExampleGrads example(task_->row_length(), per_triple + 3);
@@ -130,15 +131,17 @@ BatchStats KgeJob::TrainHeld(Worker& w, std::span<const uint32_t> items, SampleH
       example.Clear();
       const float loss = task_->AddExampleGradients(
           t, negs.data(), [&](uint32_t at, Key) -> const float* { return entries[at].value; },
-          [&](uint32_t, Key k) { return example.Row(k); });
+          [&](uint32_t at, Key k) { return example.Row(k, at); });
       if (!w.HeldUnmoved(since)) continue;  // a row was freed while read
       step_keys.clear();
+      step_entries.clear();
       steps.clear();
       for (size_t j = 0; j < example.size(); ++j) {
         step_keys.push_back(example.key(j));
+        step_entries.push_back(entries[example.tag(j)]);
         steps.push_back(example.grad(j));
       }
-      w.ApplyHeld(step_keys, steps);
+      w.ApplyHeld(step_keys, step_entries, since, steps);
       s.loss += loss;
       stepped = true;
     }

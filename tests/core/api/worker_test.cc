@@ -155,7 +155,8 @@ TEST_CASE("ResolveHeld reads rows in place, and ApplyHeld steps them where a pus
     CHECK(entries[0].value[0] == 4.0f);
     CHECK(entries[1].value[0] == 6.0f);
     CHECK(w.HeldUnmoved(since));
-    w.ApplyHeld(std::vector<Key>{1, 3}, std::vector<const float*>{g.data(), g.data()});
+    w.ApplyHeld(std::vector<Key>{1, 3}, entries, since,
+                std::vector<const float*>{g.data(), g.data()});
     store.With(1, false, [](ParamStore::Entry& e) {
       CHECK(e.value[0] == 3.5f);
       CHECK(e.state[0] == 4.0f);
@@ -179,7 +180,8 @@ TEST_CASE("ResolveHeld reads rows in place, and ApplyHeld steps them where a pus
     REQUIRE(store.Remove(2, nullptr));
     CHECK_FALSE(w.HeldUnmoved(since));
     // Its step then goes where a push goes: the slow path, nothing lost.
-    w.ApplyHeld(std::vector<Key>{1, 2}, std::vector<const float*>{g.data(), g.data()});
+    w.ApplyHeld(std::vector<Key>{1, 2}, entries, since,
+                std::vector<const float*>{g.data(), g.data()});
     CHECK(port.slow_paths == 1);
     CHECK(port.slow_keys == std::vector<Key>{2});
     CHECK(w.remote_accesses() == 1);

@@ -183,7 +183,7 @@ TEST_CASE("WithPair runs on two held rows under their locks, and on none if one 
   }));
 }
 
-TEST_CASE("UpdateBatch steps each key as a push of that one update would", "[store]") {
+TEST_CASE("UpdateResolved steps each resolved key as a push of that one update would", "[store]") {
   OptimizerConfig adagrad;
   adagrad.kind = OptimizerKind::kAdaGrad;
   adagrad.learning_rate = 0.1f;
@@ -192,28 +192,47 @@ TEST_CASE("UpdateBatch steps each key as a push of that one update would", "[sto
   for (ParamStore* s : {&stepped, &pushed}) {
     s->Install(1, CopyKind::kMain, row.data());
     s->Install(2, CopyKind::kReplica, row.data());
+    s->Install(3, CopyKind::kMain, row.data());
   }
-  const std::vector<Key> keys = {2, 1, 9};
+  const std::vector<Key> keys = {2, 1, 3};
   const std::vector<float> u = {0.5f, -1, 2};
+  const std::vector<const float*> updates = {u.data(), u.data(), u.data()};
+  std::vector<ParamStore::Entry> entries(keys.size());
   ParamStore::BatchScratch scratch;
-  stepped.UpdateBatch(keys, std::vector<const float*>{u.data(), u.data(), u.data()}, &scratch);
-  CHECK(scratch.missing == std::vector<uint32_t>{2});
+  stepped.ResolveBatch(keys, entries.data(), &scratch, /*create=*/false);
+  REQUIRE(scratch.missing.empty());
+  uint64_t since = stepped.moves();
   std::vector<float> delta(6);
   UpdateToDelta(adagrad, u.data(), 3, delta.data());
-  REQUIRE(pushed.Push(1, delta.data(), false));
-  REQUIRE(pushed.Push(2, delta.data(), false));
-  for (Key k : {Key{1}, Key{2}}) {
-    std::vector<float> a(6), b(6);
-    REQUIRE(stepped.ReadRow(k, a.data()));
-    REQUIRE(pushed.ReadRow(k, b.data()));
-    CHECK(a == b);
-    CHECK(a != row);
+  const auto same_rows = [&](std::initializer_list<Key> ks) {
+    for (Key k : ks) {
+      std::vector<float> a(6), b(6);
+      REQUIRE(stepped.ReadRow(k, a.data()));
+      REQUIRE(pushed.ReadRow(k, b.data()));
+      CHECK(a == b);
+      CHECK(a != row);
+    }
+  };
+
+  SECTION("nothing moved: each view takes its step") {
+    stepped.UpdateResolved(keys, entries, since, updates, &scratch);
+    CHECK(scratch.missing.empty());
+    for (Key k : keys) REQUIRE(pushed.Push(k, delta.data(), false));
+    same_rows({1, 2, 3});
+    std::vector<float> da(6), db(6);
+    REQUIRE(stepped.TakeReplica(2, da.data()));
+    REQUIRE(pushed.TakeReplica(2, db.data()));
+    CHECK(da == db);
+    CHECK(da == delta);
   }
-  std::vector<float> da(6), db(6);
-  REQUIRE(stepped.TakeReplica(2, da.data()));
-  REQUIRE(pushed.TakeReplica(2, db.data()));
-  CHECK(da == db);
-  CHECK(da == delta);
+  SECTION("a key removed since: it is missing, the others are looked up and stepped") {
+    REQUIRE(stepped.Remove(3, nullptr));
+    REQUIRE(stepped.moves() != since);
+    stepped.UpdateResolved(keys, entries, since, updates, &scratch);
+    CHECK(scratch.missing == std::vector<uint32_t>{2});
+    for (Key k : {Key{1}, Key{2}}) REQUIRE(pushed.Push(k, delta.data(), false));
+    same_rows({1, 2});
+  }
 }
 
 TEST_CASE("PullMainBatch and PushMainBatch serve main copies only, in any key order", "[store]") {
