@@ -122,17 +122,21 @@ Status Node::OnMessage(NodeId from, std::span<const uint8_t> frame) {
   }
   counters_.Add(NodeCounter::kMessagesReceived);
   counters_.Add(NodeCounter::kBytesReceived, frame.size());
-  SendQueue::HoldScope hold(cx_.sends);  // the answers to all of it leave together
+  cx_.sends.Hold();  // the answers to all of it leave together
+  Status s = Status::Ok();
   for (FrameView& v : views)
-    if (Status s = Dispatch(v); !s.ok()) return s;
-  return Status::Ok();
+    if (s = Dispatch(v); !s.ok()) break;
+  cx_.sends.Release();  // not from a destructor (SendQueue::Release)
+  return s;
 }
 
 Status Node::OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames) {
-  SendQueue::HoldScope hold(cx_.sends);
+  cx_.sends.Hold();
+  Status s = Status::Ok();
   for (const std::vector<uint8_t>& frame : frames)
-    if (Status s = OnMessage(from, frame); !s.ok()) return s;
-  return Status::Ok();
+    if (s = OnMessage(from, frame); !s.ok()) break;
+  cx_.sends.Release();  // not from a destructor (SendQueue::Release)
+  return s;
 }
 
 void Node::HoldSends() { cx_.sends.Hold(); }

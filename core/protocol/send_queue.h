@@ -45,19 +45,13 @@ class SendQueue {
   // (unless a thread is already draining it, or the call is a worker's,
   // despite_hold); the last Release drains what is left.
   // Handlers hold while they handle several frames that arrived together.
+  // Release sends, which calls the runtime, so it is called explicitly and
+  // never from a destructor: a runtime call may throw (a SimGrid actor killed
+  // at the end of a simulation unwinds from its next simcall), and a throw
+  // out of a destructor terminates the process.
   // REQUIRES: engine lock not held.
   void Hold();
   void Release();
-  class HoldScope {
-   public:
-    explicit HoldScope(SendQueue& q) : q_(q) { q_.Hold(); }
-    ~HoldScope() { q_.Release(); }
-    HoldScope(const HoldScope&) = delete;
-    HoldScope& operator=(const HoldScope&) = delete;
-
-   private:
-    SendQueue& q_;
-  };
 
  private:
   // Sends one drained batch: per destination (in order of first appearance),

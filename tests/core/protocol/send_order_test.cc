@@ -63,6 +63,34 @@ TEST_CASE("a worker's request built during a hand-over leaves after it", "[proto
   CHECK_FALSE(node.store().Contains(k));
 }
 
+// A runtime's Send may throw: SimGrid kills the protocol actors when the last
+// worker ends, and the kill unwinds from the actor's next simcall, which may
+// be the send of a receive round's answers. That send must not run in a
+// destructor, where a throw terminates the process (it did: `augur sim` of a
+// 3-node kge run aborted at its end).
+TEST_CASE("a send that throws leaves the handler as an exception, not a termination",
+          "[protocol]") {
+  struct Killed {};
+  ScriptedRuntime rt(/*self=*/1, /*nodes=*/2);
+  Node node(OneWorkerRelocating(), rt);
+  const Key k = KeyHomedAt(0, 2);
+  Message arrive{MessageType::kHandover, 0, 0, 0, 0, {k}, {1}, {1.0f, 2.0f}};
+  REQUIRE(Deliver(node, arrive).ok());
+  rt.on_first_send = [] { throw Killed{}; };
+  const Message want{MessageType::kLocalizeRequest, 0, 0, 0, 0, {k}, {}, {}};
+  SECTION("a receive round of frames (Node::OnMessages)") {
+    const std::vector<std::vector<uint8_t>> frames{Encode(want)};
+    CHECK_THROWS_AS(node.OnMessages(0, frames), Killed);
+  }
+  SECTION("a bundle (Node::OnMessage)") {
+    std::vector<uint8_t> bundle;
+    const std::vector<const Message*> one{&want};
+    EncodeBundle(0, one, &bundle);
+    CHECK_THROWS_AS(node.OnMessage(0, bundle), Killed);
+  }
+  CHECK(rt.frames == 1);  // the hand-over's frame was on its way
+}
+
 TEST_CASE("a handler's messages for one node leave as one frame, a bundle's answers too",
           "[protocol]") {
   // Node 1 holds keys a and b (homed at node 2) and hands them to node 0.
