@@ -208,7 +208,9 @@ TEST_CASE("kge: rows held on the node train in place, to the single-node quality
   TempDir dir("kge-in-place");
   REQUIRE(WriteKgDataset(testing::TinyKg(), dir.path()).ok());
   RunConfig c = TinyConfig("kge", dir.path(), 40);
-  const RunResult single = Single(c, 2);
+  // One thread: deterministic, as the loopback runs are (2 Hogwild threads
+  // spread the baseline's MRR over 0.46-0.56 on this graph).
+  const RunResult single = Single(c, 1);
   const double ms = Quality(single, "test_mrr");
   c.sampling = "local";
   for (uint32_t nodes : {1u, 2u}) {
