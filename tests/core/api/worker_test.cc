@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <memory>
 #include <thread>
 
 namespace augur {
@@ -82,17 +83,26 @@ TEST_CASE("a worker reaches its node only through NodePort", "[worker]") {
   CHECK(port.polls == 2);
 }
 
+// A store of 2-float rows with keys 1 (first float 4) and 2 (first float 8)
+// as main copies, under the given optimizer.
+std::unique_ptr<ParamStore> StoreOfTwo(OptimizerKind kind, float learning_rate) {
+  OptimizerConfig o;
+  o.kind = kind;
+  o.learning_rate = learning_rate;
+  o.epsilon = 0;
+  auto store = std::make_unique<ParamStore>(ValueLayout(2), nullptr, o);
+  store->With(1, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 4; });
+  store->With(2, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 8; });
+  return store;
+}
+
 TEST_CASE("StepHeldPair steps two held rows in place and pushes the step where a push would",
           "[worker]") {
   StillRuntime runtime;
   NoParker parker;
   RecordingPort port;
-  OptimizerConfig sgd;
-  sgd.kind = OptimizerKind::kSgd;
-  sgd.learning_rate = 0.5f;
-  ParamStore store(ValueLayout(2), nullptr, sgd);
-  store.With(1, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 4; });
-  store.With(2, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 8; });
+  const std::unique_ptr<ParamStore> owned = StoreOfTwo(OptimizerKind::kSgd, 0.5f);
+  ParamStore& store = *owned;
   std::vector<float> zero(2, 0.0f);
   store.Install(3, CopyKind::kReplica, zero.data());
   Worker w(port, store, runtime, parker, 0, SamplingOptions{}, 1);
@@ -136,13 +146,8 @@ TEST_CASE("ResolveHeld reads rows in place, and ApplyHeld steps them where a pus
   StillRuntime runtime;
   NoParker parker;
   RecordingPort port;
-  OptimizerConfig adagrad;
-  adagrad.kind = OptimizerKind::kAdaGrad;
-  adagrad.learning_rate = 0.5f;
-  adagrad.epsilon = 0;
-  ParamStore store(ValueLayout(2), nullptr, adagrad);
-  store.With(1, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 4; });
-  store.With(2, /*create=*/true, [](ParamStore::Entry& e) { e.value[0] = 8; });
+  const std::unique_ptr<ParamStore> owned = StoreOfTwo(OptimizerKind::kAdaGrad, 0.5f);
+  ParamStore& store = *owned;
   const std::vector<float> replica_row = {6, 0, 0, 0};  // value, then AdaGrad's accumulator
   store.Install(3, CopyKind::kReplica, replica_row.data());
   Worker w(port, store, runtime, parker, 0, SamplingOptions{}, 1);
