@@ -1,10 +1,9 @@
 #include "backends/tcp/tcp_runtime.h"
 
-#include <sys/resource.h>
-
 #include <mutex>
 #include <thread>
 
+#include "backends/process_cpu.h"
 #include "backends/tcp/tcp_transport.h"
 
 namespace augur::tcp {
@@ -89,12 +88,7 @@ double TcpRuntime::Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-double TcpRuntime::CpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
+double TcpRuntime::CpuSeconds() { return ProcessCpuSeconds(); }
 
 void TcpRuntime::Compute(double /*seconds*/) {}
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "experiments/jobs/epoch_costs.h"
+#include "backends/process_cpu.h"
 #include "simulator/sim_cluster.h"
 
 namespace augur {

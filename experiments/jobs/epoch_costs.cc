@@ -1,17 +1,8 @@
 #include "experiments/jobs/epoch_costs.h"
 
-#include <sys/resource.h>
-
 #include <nlohmann/json.hpp>
 
 namespace augur {
-
-double ProcessCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
 
 void EpochCosts::Begin(Worker& w) { Mark(w.NodeCpuSeconds(), w.NodeMetrics()); }
 

@@ -52,7 +52,4 @@ class EpochCostsByNode {
   std::vector<EpochCosts> nodes_;
 };
 
-// This process's CPU time so far (user + system, every thread), in seconds.
-double ProcessCpuSeconds();
-
 }  // namespace augur

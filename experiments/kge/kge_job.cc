@@ -69,6 +69,20 @@ void CountBatch(size_t triples, const std::vector<Key>& sampled, BatchStats* s) 
   for (Key k : sampled) s->sampled_key_sum += k;
 }
 
+// The copy path's step for one triple: its gradients, from the batch's rows
+// (slot(at): the batch slot of the key at place `at` of the example), taken
+// apart and added to the batch's (BatchRows::AddGradient). Returns its loss.
+template <typename SlotFn>
+float AddToBatch(const KgeTask& task, const Triple& t, const uint32_t* negs, SlotFn&& slot,
+                 ExampleGrads* example, BatchRows* rows) {
+  example->Clear();
+  const float loss = task.AddExampleGradients(
+      t, negs, [&](uint32_t at, Key) -> const float* { return rows->RowAt(slot(at)); },
+      [&](uint32_t at, Key k) { return example->Row(k, slot(at)); });
+  for (size_t j = 0; j < example->size(); ++j) rows->AddGradient(example->tag(j), example->grad(j));
+  return loss;
+}
+
 // Tries of a triple's rows in place before it takes the copy path: a retry
 // follows a row freed while the maths read it (Worker::HeldUnmoved).
 constexpr uint32_t kHeldTries = 3;
@@ -161,12 +175,9 @@ BatchStats KgeJob::TrainHeld(Worker& w, std::span<const uint32_t> items, SampleH
       const size_t i = copied[c];
       TripleKeys(task_->data().train[items[i]], &sampled[i * per_triple], per_triple, &keys, &negs);
       const uint32_t* slot = &added[c * per_example];
-      example.Clear();
-      s.loss += task_->AddExampleGradients(
-          task_->data().train[items[i]], negs.data(),
-          [&](uint32_t at, Key) -> const float* { return rows.RowAt(slot[at]); },
-          [&](uint32_t at, Key k) { return example.Row(k, slot[at]); });
-      for (size_t j = 0; j < example.size(); ++j) rows.AddGradient(example.tag(j), example.grad(j));
+      s.loss += AddToBatch(
+          *task_, task_->data().train[items[i]], negs.data(), [&](uint32_t at) { return slot[at]; },
+          &example, &rows);
     }
     rows.PushGradients(w);
   }
@@ -213,12 +224,8 @@ BatchStats KgeJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32
     const auto slot = [&](uint32_t at) {
       return at < KgeTask::kNegativeAt ? fixed[at] : neg[at - KgeTask::kNegativeAt];
     };
-    example.Clear();
-    s.loss += task_->AddExampleGradients(
-        task_->data().train[items[i]], &negs[i * per_triple],
-        [&](uint32_t at, Key) -> const float* { return rows.RowAt(slot(at)); },
-        [&](uint32_t at, Key k) { return example.Row(k, slot(at)); });
-    for (size_t j = 0; j < example.size(); ++j) rows.AddGradient(example.tag(j), example.grad(j));
+    s.loss += AddToBatch(*task_, task_->data().train[items[i]], &negs[i * per_triple], slot,
+                         &example, &rows);
   }
   rows.PushGradients(w);
   CountBatch(items.size(), sampled, &s);
