@@ -10,6 +10,7 @@
 #include "core/base/check.h"
 #include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/partition/work_split.h"
 
 namespace augur {
@@ -246,6 +247,10 @@ void BatchJob::RunWorker(Worker& w) {
     quality_ = std::make_unique<nlohmann::json>(Evaluate(w));
     eval_seconds_ =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - eval_start).count();
+    if (QualityFloor floor; UntrainedQuality(&floor)) {
+      const std::string worse = WorseThanUntrained(floor, *quality_, config_.epochs);
+      if (!worse.empty()) StopDiverged(worse);
+    }
   }
   w.Barrier();  // no node stops serving while node 0 still evaluates
 }
@@ -310,7 +315,7 @@ void BatchJob::Report(RunResult* result) const {
     std::lock_guard<std::mutex> lock(stop_mutex_);
     result->extra["divergence"] = divergence_;
   }
-  if (quality_ != nullptr && !quality_->is_null()) {
+  if (quality_ != nullptr && !quality_->is_null() && !Stopped()) {
     result->extra["quality"] = *quality_;
     result->extra["eval_seconds"] = eval_seconds_;  // apart from the epochs and their traffic
   }

@@ -31,7 +31,10 @@
 // whose window diverged sets a shared stop flag and skips the rest of its
 // batches (redeeming its prepared samples); after the barrier every worker
 // sees the flag, so all stop together, without evaluation, and Report()
-// records "diverged": true with the message. On several processes (tcp) each
+// records "diverged": true with the message. So does a model whose
+// evaluation is worse than its untrained rows' (UntrainedQuality,
+// jobs/quality_floor.h): it is reported as diverged, without a quality.
+// On several processes (tcp) each
 // judges its own workers: a process that stops leaves the others waiting, and
 // they stop with `lost rank` (nonzero either way).
 // Threading (Job contract): RunWorker runs concurrently for all workers;
@@ -59,6 +62,8 @@
 #include "experiments/partition/graph_partitioner.h"
 
 namespace augur {
+
+struct QualityFloor;
 
 struct BatchStats {
   double loss = 0;               // summed over the batch
@@ -113,6 +118,10 @@ class BatchJob : public Job {
                                 Rng& rng, SampleHandle negatives, BatchRows& rows) const = 0;
   // Runs on node 0's worker 0 after training; returns the quality metrics.
   virtual nlohmann::json Evaluate(Worker& w) const = 0;
+  // The quality of the untrained model, which the trained one must not be
+  // worse than (jobs/quality_floor.h): fills *floor and returns true for a
+  // workload that has one (wv, mf). Runs on node 0's worker 0 after Evaluate.
+  virtual bool UntrainedQuality(QualityFloor* /*floor*/) const { return false; }
   // How TrainBatch reaches the rows held on its node in a cluster of several
   // nodes, as result.json's row_access says it.
   virtual const char* SeveralNodesRowAccess() const {

@@ -12,11 +12,8 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   const auto wall_start = std::chrono::steady_clock::now();
   const MfDataset& data = task.data();
   const uint32_t k = task.rank();
-  std::vector<float> rows(size_t{data.rows} * k), cols(size_t{data.cols} * k);
-  for (uint32_t r = 0; r < data.rows; ++r)
-    task.InitRow(MfTask::RowKey(r), std::span<float>(&rows[size_t{r} * k], k));
-  for (uint32_t c = 0; c < data.cols; ++c)
-    task.InitRow(MfTask::ColumnKey(c), std::span<float>(&cols[size_t{c} * k], k));
+  std::vector<float> rows, cols;
+  task.InitTables(&rows, &cols);
   Result<std::vector<std::vector<uint32_t>>> split = SplitForThreads(config, task.PartitionKeys());
   if (!split.ok()) return split.status();
   const std::vector<std::vector<uint32_t>>& mine = *split;
@@ -34,6 +31,7 @@ Result<RunResult> RunMfSingle(const RunConfig& config, const MfTask& task) {
   // The mean squared error, as the PS job's train_loss_per_epoch.
   epochs.mean = [&](double se, uint64_t) { return se / static_cast<double>(data.train.size()); };
   epochs.evaluate = [&] { return task.Evaluate(rows.data(), cols.data()); };
+  epochs.untrained = [&] { return task.Untrained(); };
   RunResult result = RunHogwildEpochs(config, epochs, wall_start);
   nlohmann::json rmse = nlohmann::json::array();
   for (const nlohmann::json& mse : result.extra["train_loss_per_epoch"])

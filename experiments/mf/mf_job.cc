@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/partition/work_split.h"
 
 namespace augur {
@@ -135,6 +136,11 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   }
   rows.PushSgdSteps(w, lr);
   return s;
+}
+
+bool MfJob::UntrainedQuality(QualityFloor* floor) const {
+  *floor = task_->Untrained();
+  return true;
 }
 
 nlohmann::json MfJob::Evaluate(Worker& w) const {

@@ -33,6 +33,7 @@ class MfJob final : public TaskJob<MfTask> {
   BatchStats TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_t epoch, Rng& rng,
                         SampleHandle negatives, BatchRows& rows) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+  bool UntrainedQuality(QualityFloor* floor) const override;
   const char* SeveralNodesRowAccess() const override {
     return "a rating whose two rows are held on the node: stepped in place under their stripe "
            "locks, its push applied there (Worker::StepHeldPair); other ratings: pull/push "

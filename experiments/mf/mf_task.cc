@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/models/task_rows.h"
 
 namespace augur {
@@ -38,6 +39,22 @@ OptimizerConfig MfTask::Optimizer() const {
 
 void MfTask::InitRow(Key key, std::span<float> row) const {
   InitUniformRow(seed_, key, options_.init_scale, row);
+}
+
+void MfTask::InitTables(std::vector<float>* rows, std::vector<float>* cols) const {
+  const uint32_t k = rank();
+  rows->assign(size_t{data_.rows} * k, 0.0f);
+  cols->assign(size_t{data_.cols} * k, 0.0f);
+  for (uint32_t r = 0; r < data_.rows; ++r)
+    InitRow(RowKey(r), std::span<float>(rows->data() + size_t{r} * k, k));
+  for (uint32_t c = 0; c < data_.cols; ++c)
+    InitRow(ColumnKey(c), std::span<float>(cols->data() + size_t{c} * k, k));
+}
+
+QualityFloor MfTask::Untrained() const {
+  std::vector<float> rows, cols;
+  InitTables(&rows, &cols);
+  return {"test_rmse", Evaluate(rows.data(), cols.data())};
 }
 
 ItemKeys MfTask::PartitionKeys() const {

@@ -24,6 +24,8 @@
 
 namespace augur {
 
+struct QualityFloor;
+
 class MfTask {
  public:
   static constexpr Key kColumnKeyBase = Key{1} << 40;
@@ -42,6 +44,8 @@ class MfTask {
   ValueLayout Layout() const;
   OptimizerConfig Optimizer() const;  // SGD
   void InitRow(Key key, std::span<float> row) const;
+  // Every row's and column's factors as InitRow makes them: R x rank, C x rank.
+  void InitTables(std::vector<float>* rows, std::vector<float>* cols) const;
   ItemKeys PartitionKeys() const;  // rating -> {row, R + col}
 
   // One SGD step on rating i, rows updated in place; returns the squared error.
@@ -61,6 +65,9 @@ class MfTask {
   // Test RMSE (and the RMSE of predicting the training mean, for scale).
   // rows/cols: R and C rows of rank floats.
   nlohmann::json Evaluate(const float* rows, const float* cols) const;
+  // Evaluate of the initial rows (InitRow): the quality no trained model may
+  // be worse than (jobs/quality_floor.h), by its test RMSE.
+  QualityFloor Untrained() const;
 
  private:
   MfDataset data_;

@@ -50,8 +50,16 @@ RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,
     result.extra["divergence"] = guard.Message() + " (mean training loss of the epoch)";
   } else if (config.evaluate) {  // a diverged model is not evaluated, nor one of --no-eval
     const auto eval_start = std::chrono::steady_clock::now();
-    result.extra["quality"] = epochs.evaluate();
+    nlohmann::json quality = epochs.evaluate();
     result.extra["eval_seconds"] = SecondsSince(eval_start);
+    const std::string worse =
+        epochs.untrained ? WorseThanUntrained(epochs.untrained(), quality, config.epochs) : "";
+    if (worse.empty()) {
+      result.extra["quality"] = std::move(quality);
+    } else {
+      result.extra["diverged"] = true;
+      result.extra["divergence"] = worse;
+    }
   }
   result.wall_seconds = SecondsSince(wall_start);
   return result;

@@ -4,7 +4,8 @@
 // a DivergenceGuard (a diverged run stops and is not evaluated), then the
 // workload's evaluation. Reports like every backend (backend "single",
 // extra: epoch_cpu_seconds, train_loss_per_epoch, diverged, divergence or
-// quality and eval_seconds).
+// quality and eval_seconds). A model evaluated worse than its untrained
+// rows (HogwildEpochs::untrained) is reported as diverged too.
 // Threading: call from one thread; it runs config.workers threads per epoch.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "core/base/status.h"
 #include "experiments/config/run_config.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/partition/graph_partitioner.h"
 #include "experiments/report/run_result.h"
 
@@ -30,6 +32,9 @@ struct HogwildEpochs {
   std::function<double(double loss, uint64_t terms)> mean;
   // The quality of the trained model (result.json "quality").
   std::function<nlohmann::json()> evaluate;
+  // Optional: the untrained model's quality (jobs/quality_floor.h); a trained
+  // model worse than it is reported as diverged, without a quality.
+  std::function<QualityFloor()> untrained;
 };
 
 // Each of the config.workers threads' training items, in training order:

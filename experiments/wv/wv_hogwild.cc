@@ -9,13 +9,9 @@ namespace augur {
 
 Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const uint32_t v = task.corpus().vocab_size();
   const uint32_t d = task.dim();
-  std::vector<float> in(size_t{v} * d), out(size_t{v} * d);
-  for (uint32_t w = 0; w < v; ++w) {
-    task.InitRow(WvTask::InputKey(w), std::span<float>(&in[size_t{w} * d], d));
-    task.InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
-  }
+  std::vector<float> in, out;
+  task.InitTables(&in, &out);
   Result<std::vector<std::vector<uint32_t>>> split = SplitForThreads(config, task.PartitionKeys());
   if (!split.ok()) return split.status();
   std::vector<std::vector<uint32_t>> mine = std::move(*split);
@@ -37,6 +33,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
     return terms > 0 ? loss / static_cast<double>(terms) : 0.0;
   };
   epochs.evaluate = [&] { return task.Evaluate(in.data(), out.data()); };
+  epochs.untrained = [&] { return task.Untrained(); };
   return RunHogwildEpochs(config, epochs, wall_start);
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "experiments/jobs/quality_floor.h"
 
 namespace augur {
 
@@ -111,6 +112,11 @@ BatchStats WvJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   s.sampled = sampled.size();
   for (Key k : sampled) s.sampled_key_sum += k;
   return s;
+}
+
+bool WvJob::UntrainedQuality(QualityFloor* floor) const {
+  *floor = task_->Untrained();
+  return true;
 }
 
 nlohmann::json WvJob::Evaluate(Worker& w) const {

@@ -31,6 +31,7 @@ class WvJob final : public TaskJob<WvTask> {
   std::function<Key(Rng&)> NegativeDistribution() const override;
   uint64_t NegativesFor(std::span<const uint32_t> items, uint32_t epoch) const override;
   nlohmann::json Evaluate(Worker& w) const override;
+  bool UntrainedQuality(QualityFloor* floor) const override;
 
  private:
   // One node: the rows in the store, found by word (DenseRows), no copies.

@@ -7,6 +7,7 @@
 
 #include "core/base/check.h"
 #include "experiments/data/data_cache.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/models/task_rows.h"
 
 namespace augur {
@@ -72,6 +73,22 @@ void WvTask::InitRow(Key key, std::span<float> row) const {
     return;
   }
   InitUniformRow(seed_, key, 0.5 / dim(), row);
+}
+
+void WvTask::InitTables(std::vector<float>* in, std::vector<float>* out) const {
+  const uint32_t v = corpus_.vocab_size(), d = dim();
+  in->assign(size_t{v} * d, 0.0f);
+  out->assign(size_t{v} * d, 0.0f);
+  for (uint32_t w = 0; w < v; ++w) {
+    InitRow(InputKey(w), std::span<float>(in->data() + size_t{w} * d, d));
+    InitRow(OutputKey(w), std::span<float>(out->data() + size_t{w} * d, d));
+  }
+}
+
+QualityFloor WvTask::Untrained() const {
+  std::vector<float> in, out;
+  InitTables(&in, &out);
+  return {"heldout_loss", Evaluate(in.data(), out.data())};
 }
 
 ItemKeys WvTask::PartitionKeys() const {

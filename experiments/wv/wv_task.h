@@ -34,6 +34,8 @@
 
 namespace augur {
 
+struct QualityFloor;
+
 class WvTask {
  public:
   static constexpr Key kOutputKeyBase = Key{1} << 40;
@@ -54,6 +56,8 @@ class WvTask {
   ValueLayout Layout() const;
   OptimizerConfig Optimizer() const;  // SGD
   void InitRow(Key key, std::span<float> row) const;
+  // Every word's input and output row as InitRow makes them: V x dim each.
+  void InitTables(std::vector<float>* in, std::vector<float>* out) const;
   // Training sentences with their non-hot words (for --partition graph).
   ItemKeys PartitionKeys() const;
 
@@ -84,6 +88,9 @@ class WvTask {
   // Held-out loss per term and nearest neighbours of probe words.
   // in/out: V rows of dim floats each.
   nlohmann::json Evaluate(const float* in, const float* out) const;
+  // Evaluate of the initial rows (InitRow): the quality no trained model may
+  // be worse than (jobs/quality_floor.h), by its held-out loss.
+  QualityFloor Untrained() const;
 
  private:
   TextCorpus corpus_;

@@ -2,11 +2,13 @@
 // package, quality improves with training, and the loopback PS runs reach
 // the quality of the single-node baseline. Label `workloads` (slower).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "experiments/drivers/loopback_driver.h"
 #include "experiments/jobs/job.h"
+#include "experiments/jobs/quality_floor.h"
 #include "experiments/kge/kg_dataset.h"
 #include "experiments/single/single_runner.h"
 #include "experiments/wv/text_corpus.h"
@@ -117,13 +119,11 @@ TEST_CASE("wv: loss decreases and the loopback PS matches the single node", "[wo
   // The untrained model's held-out loss.
   Result<std::unique_ptr<WvTask>> task = WvTask::Load(c);
   REQUIRE(task.ok());
-  const uint32_t v = (*task)->corpus().vocab_size(), d = (*task)->dim();
-  std::vector<float> in(size_t{v} * d), out(size_t{v} * d);
-  for (uint32_t w = 0; w < v; ++w) {
-    (*task)->InitRow(WvTask::InputKey(w), std::span<float>(&in[size_t{w} * d], d));
-    (*task)->InitRow(WvTask::OutputKey(w), std::span<float>(&out[size_t{w} * d], d));
-  }
-  const double l0 = (*task)->Evaluate(in.data(), out.data()).at("heldout_loss").get<double>();
+  const QualityFloor floor = (*task)->Untrained();
+  REQUIRE(floor.field == "heldout_loss");
+  const double l0 = floor.untrained.at("heldout_loss").get<double>();
+  // Output rows start at zero: every term is log 2, the positive and each negative.
+  CHECK(std::abs(l0 - (1 + c.wv.negatives) * std::log(2.0)) < 1e-4);
   const RunResult single = Single(c, 1);
   const RunResult ps = Loopback(c, 2, 2, "graph");
   const double ls = Quality(single, "heldout_loss"), lp = Quality(ps, "heldout_loss");
@@ -190,6 +190,27 @@ TEST_CASE("a diverging run stops unevaluated and says so", "[workloads]") {
   }
   c.learning_rate = 0;  // the default trains
   const RunResult fine = Loopback(c, 2, 2, "graph");
+  CHECK_FALSE(fine.extra->at("diverged").get<bool>());
+  CHECK(fine.extra->contains("quality"));
+}
+
+TEST_CASE("a trained model worse than its untrained rows is reported as diverged", "[workloads]") {
+  // SGD at lr 0.55 on the tiny corpus, one epoch, one thread: the epoch's
+  // mean loss is the guard's first observation, however large, so only the
+  // held-out loss (about 1e13 against the untrained 6 log 2) shows it.
+  TempDir dir("wv-floor");
+  testing::WriteTinyCorpus(dir);
+  RunConfig c = TinyConfig("wv", dir.path(), 1);
+  c.learning_rate = 0.55f;
+  const RunResult r = Single(c, 1);
+  INFO(r.extra->dump());
+  CHECK(r.extra->at("diverged").get<bool>());
+  CHECK(
+      r.extra->at("divergence").get<std::string>().find("worse than the untrained model's 4.159") !=
+      std::string::npos);
+  CHECK_FALSE(r.extra->contains("quality"));
+  c.learning_rate = 0.05f;  // a trained model: reported
+  const RunResult fine = Single(c, 1);
   CHECK_FALSE(fine.extra->at("diverged").get<bool>());
   CHECK(fine.extra->contains("quality"));
 }

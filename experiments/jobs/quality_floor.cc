@@ -1,0 +1,35 @@
+#include "experiments/jobs/quality_floor.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace augur {
+
+namespace {
+// The field's value; NaN when absent or not a number (JSON has no NaN: a NaN
+// written by the evaluation reads back as null).
+double Field(const nlohmann::json& quality, const std::string& field, bool* present) {
+  *present = quality.is_object() && quality.contains(field);
+  if (!*present) return std::nan("");
+  const nlohmann::json& v = quality.at(field);
+  return v.is_number() ? v.get<double>() : std::nan("");
+}
+}  // namespace
+
+std::string WorseThanUntrained(const QualityFloor& floor, const nlohmann::json& trained,
+                               uint32_t epochs) {
+  bool has_floor = false, has_trained = false;
+  const double start = Field(floor.untrained, floor.field, &has_floor);
+  const double now = Field(trained, floor.field, &has_trained);
+  if (!has_floor || !has_trained || std::isnan(start)) return "";
+  if (!std::isnan(now) && now <= start * (1 + QualityFloor::kMargin)) return "";
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "training diverged: %s %.4g after %u epoch%s is more than %.0f%% worse than "
+                "the untrained model's %.4g (its initial rows)",
+                floor.field.c_str(), now, epochs, epochs == 1 ? "" : "s",
+                100 * QualityFloor::kMargin, start);
+  return line;
+}
+
+}  // namespace augur
