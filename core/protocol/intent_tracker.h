@@ -49,6 +49,7 @@ class IntentTracker {
   void OnSyncRound(Effects* fx);
   IntentTable::Counts Active(Key key) const { return intents_.Active(key); }
   uint32_t ActiveCount(Key key) const { return intents_.ActiveCount(key); }
+  void PrefetchActive(Key key) const { intents_.PrefetchActive(key); }
   // Fills s's lead fields (count, sum, p99) from the lead histogram.
   void AddLeadStats(MetricsSnapshot* s) const;
 

@@ -87,6 +87,10 @@ class Relocation {
   const Owner* DirectoryEntry(Key key) const {
     return directory_.Find(key);  // valid until the directory changes
   }
+  // A hint: loads the bucket DirectoryEntry(key) will probe. Changes nothing.
+  void PrefetchDirectoryEntry(Key key) const {
+    if (directory_.size() > 0) directory_.PrefetchHashed(Mix64(key));
+  }
   size_t entries() const { return directory_.size() + incoming_.size(); }
   // At every sync round: sends the owner updates HandOver deferred, one
   // message per home and new owner, and re-sends the bounced localize

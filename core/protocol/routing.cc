@@ -56,7 +56,20 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
     EngineLock g(cx_, fx);
     op = cx_.ops.Begin(w, type, missing.size(), out.data(), out.size());
     const bool counts_intents = cx_.policy.LocalizesOnIntent();  // once, not per key
-    for (uint32_t idx : missing) {
+    // Each key probes the intent table (late or unannounced?) and, if homed
+    // here, the directory: hash probes that miss the cache in large tables,
+    // loaded kPrefetchAhead keys ahead so their misses overlap.
+    constexpr size_t kPrefetchAhead = 8;
+    const auto prefetch = [&](size_t j) {
+      if (j >= missing.size()) return;
+      const Key k = keys[missing[j]];
+      if (counts_intents) intents_.PrefetchActive(k);
+      if (cx_.HomeOf(k) == cx_.self) relocation_.PrefetchDirectoryEntry(k);
+    };
+    for (size_t j = 0; j < kPrefetchAhead; ++j) prefetch(j);
+    for (size_t j = 0; j < missing.size(); ++j) {
+      prefetch(j + kPrefetchAhead);
+      const uint32_t idx = missing[j];
       const Key k = keys[idx];
       const uint32_t len = cx_.layout().Length(k);
       KeyRequest item(type, cx_.self, op, type == MessageType::kPullRequest ? offsets[idx] : 0);
