@@ -32,8 +32,9 @@
 // batches (redeeming its prepared samples); after the barrier every worker
 // sees the flag, so all stop together, without evaluation, and Report()
 // records "diverged": true with the message. So does a model whose
-// evaluation is worse than its untrained rows' (UntrainedQuality,
-// jobs/quality_floor.h): it is reported as diverged, without a quality.
+// evaluation is more than QualityFloor::kMargin worse than its untrained
+// rows' (UntrainedQuality, jobs/quality_floor.h): reported as diverged,
+// without a quality.
 // On several processes (tcp) each
 // judges its own workers: a process that stops leaves the others waiting, and
 // they stop with `lost rank` (nonzero either way).

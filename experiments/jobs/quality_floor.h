@@ -8,9 +8,9 @@
 // this check's message, never as a quality. "Worse" means by more than
 // kMargin (25%): a model that has barely moved from its start (a short run,
 // a small learning rate: mf's tiny test matrix after 2 epochs, test RMSE
-// 0.3850 against the untrained 0.3849) is unfinished, not diverged. Used by the PS jobs (BatchJob)
-// and the single-node baselines (RunHogwildEpochs) of the workloads whose
-// untrained quality is cheap to evaluate (wv: held-out loss, mf: test RMSE;
+// 0.3850 against the untrained 0.3849) is unfinished, not diverged. Used by
+// the PS jobs (BatchJob) and the single-node baselines (RunHogwildEpochs) of
+// the workloads whose untrained quality is cheap to evaluate (wv: held-out loss, mf: test RMSE;
 // not kge, whose ranking of an untrained model would cost a full
 // evaluation). Plain value type; any thread.
 #pragma once
@@ -29,9 +29,9 @@ struct QualityFloor {
 
 // The line a run stops with when `trained` (the same evaluation after
 // `epochs` epochs) is more than kMargin worse than the floor's untrained
-// quality, or NaN:
-// "training diverged: heldout_loss 42.02 after 1 epoch is worse than the
-// untrained model's 4.159 (its initial rows)". Empty when it is no worse.
+// quality, or NaN: "training diverged: heldout_loss 42.51 after 1 epoch is
+// more than 25% worse than the untrained model's 4.159 (its initial rows)".
+// Empty when it is not.
 // A field missing from either, or not a number, is no verdict (empty).
 std::string WorseThanUntrained(const QualityFloor& floor, const nlohmann::json& trained,
                                uint32_t epochs);
