@@ -167,7 +167,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (records_costs) costs.Begin(w);
   Clock c = 0;
   // This worker's loss over windows of its batches, and the process's epoch losses.
-  DivergenceGuard window_guard, epoch_guard;
+  DivergenceGuard window_guard(UntrainedLoss()), epoch_guard(UntrainedLoss());
   const Clock per_epoch = BatchesPerEpoch(g);
   const Clock window = std::max<Clock>(1, per_epoch / kDivergenceWindows);
   BatchStats in_window;

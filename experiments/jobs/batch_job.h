@@ -123,6 +123,9 @@ class BatchJob : public Job {
   // worse than (jobs/quality_floor.h): fills *floor and returns true for a
   // workload that has one (wv, mf). Runs on node 0's worker 0 after Evaluate.
   virtual bool UntrainedQuality(QualityFloor* /*floor*/) const { return false; }
+  // The untrained model's mean training loss per term, the divergence
+  // guard's reference besides the first loss (jobs/divergence_guard.h); 0: unknown.
+  virtual double UntrainedLoss() const { return 0; }
   // How TrainBatch reaches the rows held on its node in a cluster of several
   // nodes, as result.json's row_access says it.
   virtual const char* SeveralNodesRowAccess() const {

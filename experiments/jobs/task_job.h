@@ -4,7 +4,8 @@
 // Subclasses add what differs per workload: the keys an item touches, the
 // training step and the evaluation.
 // A Task provides Layout(), Optimizer(), InitRow(key, row), row_length(),
-// options().batch_size and options().compute_seconds_per_sample.
+// options().batch_size, options().compute_seconds_per_sample and
+// UntrainedLoss() (0: unknown).
 // Threading: see BatchJob.
 #pragma once
 
@@ -29,6 +30,7 @@ class TaskJob : public BatchJob {
   double ComputeSecondsPerSample() const override {
     return task_->options().compute_seconds_per_sample;
   }
+  double UntrainedLoss() const override { return task_->UntrainedLoss(); }
 
   std::unique_ptr<Task> task_;
 };

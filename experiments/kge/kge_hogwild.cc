@@ -39,6 +39,7 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
 
   HogwildEpochs epochs;
   epochs.samples_per_epoch = data.train.size();
+  epochs.untrained_loss = task.UntrainedLoss();
   epochs.train = [&](uint32_t epoch, uint32_t t, double* loss, uint64_t*) {
     Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
     ExampleGrads grads(row, task.options().negatives + 3);

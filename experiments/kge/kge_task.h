@@ -39,6 +39,9 @@ class KgeTask {
   const KgDataset& data() const { return data_; }
   const KgeOptions& options() const { return options_; }
   uint32_t row_length() const { return 2 * options_.dim; }
+  // The untrained model's training loss per triple, (1 + negatives) ln 2:
+  // its rows start small, so every score is near 0 (DivergenceGuard's reference).
+  double UntrainedLoss() const { return (1.0 + options_.negatives) * 0.6931471805599453; }
   static Key EntityKey(uint32_t e) { return e; }
   static Key RelationKey(uint32_t r) { return kRelationKeyBase + r; }
 

@@ -38,6 +38,9 @@ class MfTask {
   const MfOptions& options() const { return options_; }
   uint32_t rank() const { return options_.rank; }
   uint32_t row_length() const { return options_.rank; }  // floats per row
+  // Unknown before training (it depends on the ratings): 0, the first loss
+  // alone is DivergenceGuard's reference (and Untrained() the quality floor).
+  double UntrainedLoss() const { return 0; }
   static Key RowKey(uint32_t r) { return r; }
   static Key ColumnKey(uint32_t c) { return kColumnKeyBase + c; }
 

@@ -22,7 +22,8 @@ RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,
   result.backend = "single";
   nlohmann::json losses = nlohmann::json::array();
   nlohmann::json cpu_seconds = nlohmann::json::array();  // per epoch, summed over threads
-  DivergenceGuard guard;  // the epochs' mean training loss (jobs/divergence_guard.h)
+  // The epochs' mean training loss (jobs/divergence_guard.h).
+  DivergenceGuard guard(epochs.untrained_loss);
   for (uint32_t epoch = 0; epoch < config.epochs; ++epoch) {
     std::vector<double> loss(threads, 0.0);
     std::vector<uint64_t> terms(threads, 0);

@@ -35,6 +35,9 @@ struct HogwildEpochs {
   // Optional: the untrained model's quality (jobs/quality_floor.h); a trained
   // model worse than it is reported as diverged, without a quality.
   std::function<QualityFloor()> untrained;
+  // Optional: the untrained model's mean training loss (as `mean` computes
+  // it), the divergence guard's reference besides the first loss; 0: unknown.
+  double untrained_loss = 0;
 };
 
 // Each of the config.workers threads' training items, in training order:

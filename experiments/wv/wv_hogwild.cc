@@ -20,6 +20,7 @@ Result<RunResult> RunWvSingle(const RunConfig& config, const WvTask& task) {
 
   HogwildEpochs epochs;
   epochs.samples_per_epoch = task.train_tokens();
+  epochs.untrained_loss = task.UntrainedLoss();
   epochs.train = [&](uint32_t epoch, uint32_t t, double* loss, uint64_t* terms) {
     Rng rng(DeriveSeed(config.seed, t, 0x51E + epoch));
     for (uint32_t s : mine[t]) {

@@ -47,6 +47,9 @@ class WvTask {
   const WvOptions& options() const { return options_; }
   uint32_t dim() const { return options_.dim; }
   uint32_t row_length() const { return options_.dim; }  // floats per row
+  // The untrained model's training loss per term: output rows start at zero,
+  // so every logistic term is ln 2 (DivergenceGuard's reference).
+  double UntrainedLoss() const { return 0.6931471805599453; }
   static Key InputKey(uint32_t w) { return w; }
   static Key OutputKey(uint32_t w) { return kOutputKeyBase + w; }
   // Training sentences (indices into the corpus).

@@ -30,6 +30,23 @@ TEST_CASE("divergence guard: more than 10x the first loss diverges", "[divergenc
   CHECK(m.find("last good loss 3.5 (epoch 2)") != std::string::npos);
 }
 
+TEST_CASE("divergence guard: a first loss far above the untrained model's diverges",
+          "[divergence]") {
+  // kge at --lr 1000 began at 1.8e10 and came down from there: against the
+  // first loss alone it never grew.
+  DivergenceGuard g(7.62);
+  CHECK_FALSE(g.Observe(0, 1.8e10));
+  INFO(g.Message());
+  CHECK(g.Message().find("more than 10x the untrained model's, 7.62") != std::string::npos);
+  DivergenceGuard calm(7.62);  // a first loss below the untrained one stays the reference
+  CHECK(calm.Observe(0, 4.0));
+  CHECK(calm.Observe(1, 39.0));
+  CHECK_FALSE(calm.Observe(2, 41.0));
+  CHECK(calm.Message().find("the first, 4") != std::string::npos);
+  DivergenceGuard unknown;  // 0: no untrained reference
+  CHECK(unknown.Observe(0, 1.8e10));
+}
+
 TEST_CASE("divergence guard: NaN and inf diverge, also first", "[divergence]") {
   for (double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
     DivergenceGuard g;

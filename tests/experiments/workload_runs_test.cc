@@ -2,6 +2,7 @@
 // package, quality improves with training, and the loopback PS runs reach
 // the quality of the single-node baseline. Label `workloads` (slower).
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "experiments/jobs/job.h"
 #include "experiments/jobs/quality_floor.h"
 #include "experiments/kge/kg_dataset.h"
+#include "experiments/single/hogwild_epochs.h"
 #include "experiments/single/single_runner.h"
 #include "experiments/wv/text_corpus.h"
 #include "experiments/wv/wv_task.h"
@@ -188,31 +190,63 @@ TEST_CASE("a diverging run stops unevaluated and says so", "[workloads]") {
     CHECK_FALSE(r.extra->contains("quality"));
     CHECK(r.epoch_seconds.size() < 5);  // stopped early
   }
-  c.learning_rate = 0;  // the default trains
+  c.learning_rate.reset();  // the default trains
   const RunResult fine = Loopback(c, 2, 2, "graph");
   CHECK_FALSE(fine.extra->at("diverged").get<bool>());
   CHECK(fine.extra->contains("quality"));
 }
 
-TEST_CASE("a trained model worse than its untrained rows is reported as diverged", "[workloads]") {
+TEST_CASE("wv exploding in its first epoch is diverged against the untrained loss", "[workloads]") {
   // SGD at lr 0.55 on the tiny corpus, one epoch, one thread: the epoch's
-  // mean loss is the guard's first observation, however large, so only the
-  // held-out loss (about 1e13 against the untrained 6 log 2) shows it.
-  TempDir dir("wv-floor");
+  // mean loss (about 7e10) is the guard's first observation; only the
+  // untrained model's loss per term, ln 2, shows it ran away.
+  TempDir dir("wv-explode");
   testing::WriteTinyCorpus(dir);
   RunConfig c = TinyConfig("wv", dir.path(), 1);
   c.learning_rate = 0.55f;
   const RunResult r = Single(c, 1);
   INFO(r.extra->dump());
   CHECK(r.extra->at("diverged").get<bool>());
-  CHECK(
-      r.extra->at("divergence").get<std::string>().find("worse than the untrained model's 4.159") !=
-      std::string::npos);
+  CHECK(r.extra->at("divergence").get<std::string>().find("the untrained model's, 0.693147") !=
+        std::string::npos);
   CHECK_FALSE(r.extra->contains("quality"));
   c.learning_rate = 0.05f;  // a trained model: reported
   const RunResult fine = Single(c, 1);
   CHECK_FALSE(fine.extra->at("diverged").get<bool>());
   CHECK(fine.extra->contains("quality"));
+}
+
+TEST_CASE("augur single reports a model worse than its untrained rows as diverged", "[workloads]") {
+  // The single-node epoch loop with a stand-in workload: a training loss the
+  // guard accepts, then an evaluation far worse than the untrained model's.
+  RunConfig c;
+  c.workload = "wv";
+  c.epochs = 2;
+  c.workers = 1;
+  HogwildEpochs epochs;
+  epochs.samples_per_epoch = 10;
+  epochs.train = [](uint32_t, uint32_t, double* loss, uint64_t* terms) {
+    *loss += 5;
+    *terms += 10;
+  };
+  epochs.mean = [](double loss, uint64_t terms) { return loss / static_cast<double>(terms); };
+  double heldout = 42;
+  epochs.evaluate = [&] { return nlohmann::json{{"heldout_loss", heldout}}; };
+  epochs.untrained = [] {
+    return QualityFloor{"heldout_loss", nlohmann::json{{"heldout_loss", 4.159}}};
+  };
+  epochs.untrained_loss = 0.6931471805599453;
+  const RunResult worse = RunHogwildEpochs(c, epochs, std::chrono::steady_clock::now());
+  INFO(worse.extra->dump());
+  CHECK(worse.extra->at("diverged").get<bool>());
+  CHECK(worse.extra->at("divergence")
+            .get<std::string>()
+            .find("worse than the untrained model's 4.159") != std::string::npos);
+  CHECK_FALSE(worse.extra->contains("quality"));
+  heldout = 3.1;  // better than untrained: reported
+  const RunResult better = RunHogwildEpochs(c, epochs, std::chrono::steady_clock::now());
+  CHECK_FALSE(better.extra->at("diverged").get<bool>());
+  CHECK(better.extra->at("quality").at("heldout_loss").get<double>() == 3.1);
 }
 
 const nlohmann::json& Sampling(const RunResult& r) { return r.extra->at("sampling"); }
