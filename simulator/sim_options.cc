@@ -40,7 +40,7 @@ const char* ComputeModeName(ComputeMode mode) {
 
 Result<NodeFailure> ParseNodeFailure(const std::string& text) {
   const size_t at = text.find('@');
-  const std::string usage = "--fail-node '" + text + "': expected NODE@TIME, e.g. 3@0.001 or 3@1ms";
+  const std::string usage = "--fail-node '" + text + "': expected NODE@TIME, e.g. 3@1ms or 3@0.5s";
   if (at == std::string::npos || at == 0 || at + 1 == text.size()) return Status::Error(usage);
   NodeFailure f;
   try {
@@ -86,7 +86,8 @@ Result<double> ParseHostSpeed(const std::string& text) {
   if (unit == "Mf") scale = 1e6;
   if (unit == "Gf") scale = 1e9;
   if (unit == "Tf") scale = 1e12;
-  if (scale == 0 || !(value > 0)) return Status::Error(usage);
+  if (scale == 0) return Status::Error(usage);
+  if (!(value > 0)) return Status::Error("host speed '" + text + "' must be > 0");
   return value * scale;
 }
 

@@ -385,8 +385,7 @@ void TcpTransport::Tick() {
       std::snprintf(seconds, sizeof(seconds), "%g s", options_.peer_timeout_seconds);
       const std::string why =
           "lost rank " + std::to_string(p) + ": " + what + seconds + " (--peer-timeout)";
-      Log(why);
-      Fail(Status::Error(why));
+      Fail(Status::Error(why));  // the run's error: printed once, by the command
     }
   }
   const double period =

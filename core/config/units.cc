@@ -29,6 +29,11 @@ Result<double> Scale(const std::string& text, const std::string& what,
     return Status::Error("'" + text + "' is not a " + what + " (a non-negative number with unit " +
                          accepted + ")");
   }
+  if (unit.empty()) {
+    if (value == 0) return 0.0;
+    return Status::Error("'" + text + "' has no unit: write the " + what + " with one of " +
+                         accepted);
+  }
   for (const auto& [name, factor] : units)
     if (unit == name) return value * factor;
   return Status::Error("'" + text + "': unknown " + what + " unit '" + unit + "' (use " + accepted +
@@ -38,13 +43,12 @@ Result<double> Scale(const std::string& text, const std::string& what,
 }  // namespace
 
 Result<double> ParseDuration(const std::string& text) {
-  return Scale(text, "duration", {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
+  return Scale(text, "duration", {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}});
 }
 
 Result<double> ParseBandwidth(const std::string& text) {
   return Scale(text, "bandwidth",
-               {{"", 1},
-                {"Bps", 1},
+               {{"Bps", 1},
                 {"KBps", 1e3},
                 {"MBps", 1e6},
                 {"GBps", 1e9},

@@ -280,8 +280,9 @@ Result<MeasuredEpochs> LaunchWorkload(const RunConfig& config, const Calibration
   std::vector<std::string> args = {"--workload", config.workload};
   const std::vector<std::string> flags = WithoutFlag(o.run_flags, "--workers");
   args.insert(args.end(), flags.begin(), flags.end());
-  // No evaluation: calibrate reads the epochs' costs only.
-  args.insert(args.end(), {"--workers", std::to_string(workers), "--no-eval"});
+  // No evaluation: calibrate reads the epochs' costs only (zipf has none).
+  args.insert(args.end(), {"--workers", std::to_string(workers)});
+  if (config.workload != "zipf") args.push_back("--no-eval");
   return LaunchLocal(nodes, o.work_dir + "/" + dir, args, epochs, skip);
 }
 
@@ -398,7 +399,8 @@ Result<double> SimulatedEpoch(const RunConfig& config, const CalibrationOptions&
   // triples took 87 of a simulation's 100 s).
   args.insert(args.end(),
               {"--workers", std::to_string(run.workers), "--nodes", std::to_string(nodes),
-               "--epochs", std::to_string(epochs), "--costs", costs_path, "--no-eval"});
+               "--epochs", std::to_string(epochs), "--costs", costs_path});
+  if (config.workload != "zipf") args.push_back("--no-eval");
   if (run.time_sliced) args.push_back("--time-sliced");
   args.insert(args.end(),
               {"--compute", "model", "--wakeup-delay", d, "--no-progress", "--out", dir});

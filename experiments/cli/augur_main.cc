@@ -1,6 +1,8 @@
 // augur: the one command-line tool (loopback, and later sim, run, launch, ...).
 #include <cstdio>
+#include <new>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -80,12 +82,28 @@ int Main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
     if (what.empty()) what = e.get_name();
+    // CLI11 says "--keys: At Most 1 required but received 2" for a repeated flag.
+    if (const size_t at = what.find(": At Most 1 required but received "); at != std::string::npos)
+      what = what.substr(0, at) + " is given " +
+             what.substr(at + std::string(": At Most 1 required but received ").size()) +
+             " times: give it once";
     for (char& ch : what)
       if (ch == '\n') ch = ' ';
     return UsageError(what + " (see " + ParsedCommand(root) + " --help)");
   }
-  for (auto& [app, fn] : commands)
-    if (app->parsed()) return fn();
+  for (auto& [app, fn] : commands) {
+    if (!app->parsed()) continue;
+    // What the commands do not turn into an error themselves: the machine
+    // refused a resource (a thread, memory). One line, not an abort.
+    try {
+      return fn();
+    } catch (const std::system_error& e) {
+      return RunError(std::string("the system refused a resource: ") + e.what() +
+                      " (fewer --workers or nodes?)");
+    } catch (const std::bad_alloc&) {
+      return RunError("out of memory (a smaller run: fewer nodes, workers, keys or a lower --dim)");
+    }
+  }
   return UsageError("no command given (see augur --help)");
 }
 

@@ -41,6 +41,7 @@ Result<RunConfig> ParseRunFlags(const std::string& workload,
   config.nodes = 2;
   config.backend = "calibrate";
   if (Status s = config.Validate(); !s.ok()) return s;
+  if (Status s = CheckFlagsApply(app, config); !s.ok()) return s;
   return config;
 }
 

@@ -83,12 +83,16 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   config.nodes = nodes;
   config.backend = "tcp";
   if (Status s = FinishRunConfig(RunFlagText{}, &config); !s.ok()) return s;
+  if (Status s = CheckFlagsApply(app, config); !s.ok()) return s;
   const std::pair<const char*, const std::string*> durations[] = {
       {"--peer-timeout", &tcp.peer_timeout},
       {"--emulate-latency", &tcp.emulate_latency},
       {"--io-slice", &tcp.io_slice}};
   for (const auto& [flag, text] : durations) {
-    if (Result<double> v = ParseDuration(*text); !v.ok()) return v.status().WithContext(flag);
+    Result<double> v = ParseDuration(*text);
+    if (!v.ok()) return v.status().WithContext(flag);
+    if (std::string(flag) == "--peer-timeout" && !(*v > 0))
+      return Status::Error("--peer-timeout must be > 0");
   }
   *out_dir = config.out_dir;
   *checkpoint_dir = config.checkpoint_dir;
@@ -200,10 +204,22 @@ int Launch(LaunchFlags& f) {
   }
   if (f.restarts > 0 && checkpoint_dir.empty())
     return UsageError("--restart-on-failure needs --checkpoint-dir in the run flags");
+  // Without --out, what this launch created for itself leaves no trace: the
+  // secret it generated there, and the temporary directory if nothing else
+  // is in it (ranks' results stay, and with them the directory).
+  struct Cleanup {
+    std::string secret, temporary_dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      if (!secret.empty()) std::filesystem::remove(secret, ignored);
+      if (!temporary_dir.empty()) std::filesystem::remove(temporary_dir, ignored);  // if empty
+    }
+  } cleanup;
   if (out_dir.empty()) {
     char tmpl[] = "/tmp/augur-launch-XXXXXX";
     if (mkdtemp(tmpl) == nullptr) return RunError("cannot create a temporary output directory");
     out_dir = tmpl;
+    cleanup.temporary_dir = out_dir;
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
@@ -218,6 +234,8 @@ int Launch(LaunchFlags& f) {
     // since the new file is created exclusively (mode 0600 from the start).
     std::filesystem::remove(f.secret_file, ec);
     if (Status s = tcp::GenerateSecretFile(f.secret_file); !s.ok()) return RunError(s.message());
+    if (!cleanup.temporary_dir.empty())
+      cleanup.secret = std::filesystem::absolute(f.secret_file).string();
   } else if (Result<std::vector<uint8_t>> s = tcp::LoadSecret(f.secret_file); !s.ok()) {
     return UsageError(s.status().message());
   }

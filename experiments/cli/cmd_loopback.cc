@@ -19,9 +19,10 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
   AddRunFlags(*app, config.get());
   AddWorkloadFlags(*app, config.get());
   AddNetworkModelFlags(*app, text.get());
-  return [config, text]() -> int {
+  return [config, text, app]() -> int {
     config->backend = "loopback";
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
     Result<RunResult> r = RunOnLoopback(*config, **job);

@@ -32,6 +32,7 @@ CommandFn AddRunCommand(CLI::App& root) {
     }
     config->nodes = options.nodes;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
     Result<RunResult> r = RunOnTcp(*config, options, **job);

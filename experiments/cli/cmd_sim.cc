@@ -1,4 +1,8 @@
 // `augur sim`: the whole cluster in a SimGrid simulation (simulator/).
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -69,7 +73,7 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                "the costs file's worker cost measured that way (calibrate's time-sliced run). On "
                "by default when --costs alone models more nodes than this machine has cores");
   app.add_option("--fail-node", t->fail_node,
-                 "R@T: turn node R's host off at simulated time T (e.g. 3@0.001 or 3@1ms); the "
+                 "R@T: turn node R's host off at simulated time T (e.g. 3@1ms or 3@0.5s); the "
                  "run ends there with exit code 1");
   app.add_option("--trace", o->trace_file, "Write SimGrid's Paje trace of the run to FILE");
   app.add_option("--network-model", o->network_model,
@@ -78,7 +82,7 @@ void AddSimFlags(CLI::App& app, SimOptions* o, SimFlagText* t) {
                  "by the simulated NIC in both cases (LV08's ~13x latency factor is not applied)")
       ->capture_default_str();
   app.add_option("--context-factory", o->context_factory,
-                 "SimGrid actor contexts: raw (fastest) | thread (use under sanitizers)")
+                 "SimGrid actor contexts: raw (fastest) | thread (use under sanitizers) | ucontext")
       ->capture_default_str();
   app.add_option("--wakeup-delay", t->wakeup_delay,
                  "Mean wait (e.g. 500us, 0 for none) of a message to a node whose cores are all "
@@ -166,12 +170,29 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
     o->fail_node = *f;
   }
   o->progress = !t.no_progress;
+  if (!o->trace_file.empty()) {  // SimGrid opens it at start-up and does not say why it cannot
+    const std::filesystem::path trace(o->trace_file);
+    std::error_code ec;
+    if (trace.has_parent_path()) std::filesystem::create_directories(trace.parent_path(), ec);
+    std::ofstream probe(trace, std::ios::app);
+    if (ec || !probe)
+      return Status::Error("--trace: cannot write " + o->trace_file + ": " +
+                           (ec ? ec.message() : std::string(std::strerror(errno))));
+  }
   if (!o->costs_file.empty()) {
     Result<SimCosts> costs = ReadCostsFile(o->costs_file);
     if (!costs.ok()) return costs.status().WithContext("--costs");
     if (!costs->workload.empty() && costs->workload != config->workload)
       return Status::Error("--costs " + o->costs_file + " was calibrated for workload '" +
                            costs->workload + "', not '" + config->workload + "'");
+    const bool zipf = config->workload == "zipf";
+    if (!costs->workload.empty() && (zipf ? costs->seconds_per_key : costs->seconds_per_sample) < 0)
+      return Status::Error("--costs " + o->costs_file + " names workload '" + costs->workload +
+                           "' but has no worker cost (" +
+                           (zipf ? "seconds_per_key" : "seconds_per_sample") +
+                           " missing or negative): calibrate again with `augur calibrate "
+                           "--workload " +
+                           costs->workload + "`");
     o->costs = *costs;
     // The calibrated start-up cost has no flag of its own: it comes with the file.
     config->first_epoch_extra_seconds_per_sample = costs->first_epoch_extra_seconds_per_sample;
@@ -226,6 +247,7 @@ CommandFn AddSimCommand(CLI::App& root) {
   return [config, sim, text, app]() -> int {
     config->backend = "sim";
     if (Status s = config->Validate(); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     if (Status s = FinishSimOptions(*app, *text, config.get(), sim.get()); !s.ok())
       return UsageError(s.message());
     Result<std::unique_ptr<Job>> job = MakeJob(*config);

@@ -60,13 +60,18 @@ CommandFn AddSingleCommand(CLI::App& root) {
     o->group("");  // hidden from --help
     refused->emplace_back(name, o);
   }
-  return [config, text, refused]() -> int {
+  return [config, text, refused, app]() -> int {
     for (const auto& [name, o] : *refused)
       if (o->count() > 0) return UsageError(RefusalReason(name));
+    if (app->count("--workers") > 0 && app->count("--threads") > 0)
+      return UsageError("--workers and --threads are the same setting: give one of them");
     config->backend = "single";
     config->nodes = 1;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
-    Result<RunResult> r = RunSingle(*config);
+    if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    Result<SingleRun> run = SingleRun::Load(*config);
+    if (!run.ok()) return InputError(run.status().message());  // bad data: exit 2
+    Result<RunResult> r = run->Run();
     if (!r.ok()) return RunError(r.status().message());
     const nlohmann::json j = r->ToJson(config->ToJson());
     if (!config->out_dir.empty()) {

@@ -1,6 +1,7 @@
 #include "experiments/cli/run_flags.h"
 
 #include <string>
+#include <vector>
 
 #include "core/config/units.h"
 
@@ -11,6 +12,13 @@ void AddTrainingFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--workload", c->workload, "Workload: zipf|kge|wv|mf")->capture_default_str();
   app.add_option("--epochs", c->epochs, "Training epochs")->capture_default_str();
   app.add_option("--seed", c->seed, "Run seed (every random choice derives from it)")
+      ->check(CLI::Validator(
+          // CLI11 would wrap "-3" around to 2^64 - 3.
+          [](std::string& text) {
+            return text.find('-') == std::string::npos ? std::string()
+                                                       : "'" + text + "' must be >= 0";
+          },
+          "UINT"))
       ->capture_default_str();
   app.add_option("--out", c->out_dir, "Directory for result.json");
   app.add_option("--dim", c->dim,
@@ -80,7 +88,8 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
                  "Restore a checkpoint (a --checkpoint-dir or one ckpt-E dir) and continue from "
                  "its epoch; any node count");
   app.add_flag("--verify", c->verify,
-               "Push integer updates and check every key's final value exactly (sum invariant)");
+               "zipf: push integer updates and check every key's final value exactly (sum "
+               "invariant)");
   app.add_option("--pattern", c->pattern, "zipf access pattern: uniform|hot|partitioned|mixed")
       ->capture_default_str();
   app.add_option("--keys", c->zipf.keys, "zipf: number of keys")->capture_default_str();
@@ -184,6 +193,89 @@ Status FinishRunConfig(const RunFlagText& t, RunConfig* c) {
   c->network.jitter_seconds = *jitter;
   c->network.bandwidth_bytes_per_second = *bandwidth;
   return c->Validate();
+}
+
+namespace {
+
+// A flag and the workloads it means something to.
+struct FlagScope {
+  const char* flag;
+  const char* workloads;  // space-separated, each padded: " kge wv "
+};
+
+constexpr FlagScope kScopes[] = {
+    {"--pattern", " zipf "},
+    {"--keys", " zipf "},
+    {"--batches", " zipf "},
+    {"--skew", " zipf "},
+    {"--compute-per-key", " zipf "},
+    {"--verify", " zipf "},
+    {"--data", " kge wv mf "},
+    {"--partition", " kge wv mf "},
+    {"--lr", " kge wv mf "},
+    {"--compute-per-sample", " kge wv mf "},
+    {"--no-eval", " kge wv mf "},
+    {"--wordnet", " kge wv "},
+    {"--negatives", " kge wv "},
+    {"--sampling", " kge wv "},
+    {"--reuse", " kge wv "},
+    {"--prefetch-lead", " kge wv "},
+    {"--eval-triples", " kge "},
+    {"--window", " wv "},
+    {"--min-count", " wv "},
+    {"--subsample", " wv "},
+    {"--replica-clip", " wv mf "},
+    {"--reg", " mf "},
+    {"--mf-rows", " mf "},
+    {"--mf-cols", " mf "},
+    {"--mf-nnz", " mf "},
+    {"--mf-skew", " mf "},
+};
+
+bool Given(const CLI::App& app, const char* flag) {
+  const CLI::Option* o = app.get_option_no_throw(flag);
+  return o != nullptr && o->count() > 0;
+}
+
+// " kge wv " -> "kge and wv"
+std::string WorkloadList(const char* padded) {
+  std::string out, word;
+  std::vector<std::string> words;
+  for (const char* p = padded; *p != '\0'; ++p) {
+    if (*p != ' ') {
+      word += *p;
+    } else if (!word.empty()) {
+      words.push_back(word);
+      word.clear();
+    }
+  }
+  for (size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+  return out;
+}
+
+}  // namespace
+
+Status CheckFlagsApply(const CLI::App& app, const RunConfig& c) {
+  const std::string workload = " " + c.workload + " ";
+  for (const FlagScope& s : kScopes) {
+    if (!Given(app, s.flag) || std::string(s.workloads).find(workload) != std::string::npos)
+      continue;
+    return Status::Error(std::string(s.flag) + " does not apply to --workload " + c.workload +
+                         " (it is for " + WorkloadList(s.workloads) + "): drop it");
+  }
+  for (const char* f : {"--mf-rows", "--mf-cols", "--mf-nnz", "--mf-skew"}) {
+    if (Given(app, f) && !c.data_dir.empty())
+      return Status::Error(std::string(f) +
+                           " sizes the matrix mf generates without --data; with --data " +
+                           c.data_dir + " it does not apply: drop one of them");
+  }
+  if (Given(app, "--reuse") && c.sampling != "pool")
+    return Status::Error("--reuse is for --sampling pool, not " + c.sampling + ": drop it");
+  if (Given(app, "--prefetch-lead") && c.sampling != "prefetch")
+    return Status::Error("--prefetch-lead is for --sampling prefetch, not " + c.sampling +
+                         ": drop it");
+  return Status::Ok();
 }
 
 }  // namespace augur

@@ -36,5 +36,13 @@ void AddSingleFlags(CLI::App& app, RunConfig* config);
 void AddNetworkModelFlags(CLI::App& app, RunFlagText* text);
 // Parses the unit-bearing flags into config and validates it.
 Status FinishRunConfig(const RunFlagText& text, RunConfig* config);
+// Error naming the first flag given on `app` that the run would ignore:
+// one for another workload (--negatives with mf, --keys with kge, --verify
+// with anything but zipf, the generator's --mf-rows with --data) or for a
+// sampling scheme not chosen (--reuse without pool, --prefetch-lead without
+// prefetch). REQUIRES: config.workload and config.sampling set. Policy flags
+// (--replicate, --sync-*) are not checked: `augur compare` passes the same
+// flags to every policy it runs.
+Status CheckFlagsApply(const CLI::App& app, const RunConfig& config);
 
 }  // namespace augur

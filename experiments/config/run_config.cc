@@ -9,8 +9,14 @@
 namespace augur {
 
 Status RunConfig::Validate() {
-  if (nodes == 0) return Status::Error("--nodes must be at least 1");
-  if (workers == 0) return Status::Error("--workers must be at least 1");
+  if (nodes == 0 || nodes > kMaxNodes)
+    return Status::Error("--nodes must be in [1, " + std::to_string(kMaxNodes) + "]");
+  if (workers == 0 || workers > kMaxWorkers)
+    return Status::Error("--workers must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  if (uint64_t{nodes} * workers > kMaxTotalWorkers)
+    return Status::Error("--nodes x --workers is " + std::to_string(uint64_t{nodes} * workers) +
+                         ", above the " + std::to_string(kMaxTotalWorkers) +
+                         " workers a run may have");
   if (epochs == 0) return Status::Error("--epochs must be at least 1");
   if (workload != "zipf" && workload != "kge" && workload != "wv" && workload != "mf")
     return Status::Error("--workload '" + workload + "' is unknown (expected zipf|kge|wv|mf)");
@@ -21,20 +27,22 @@ Status RunConfig::Validate() {
   if (Result<SampleScheme> scheme = ParseSampleScheme(sampling); !scheme.ok())
     return scheme.status().WithContext("--sampling");
   if (reuse == 0) return Status::Error("--reuse must be at least 1");
-  if (dim != 0) zipf.dim = kge.dim = wv.dim = mf.rank = dim;
-  if (batch_size != 0)
-    zipf.batch_size = kge.batch_size = wv.batch_size = mf.batch_size = batch_size;
+  if (dim) zipf.dim = kge.dim = wv.dim = mf.rank = *dim;
+  if (batch_size) zipf.batch_size = kge.batch_size = wv.batch_size = mf.batch_size = *batch_size;
   if (lookahead > static_cast<int64_t>(UINT32_MAX))
     return Status::Error("--lookahead must be at most " + std::to_string(UINT32_MAX));
   if (lookahead >= 0)
     zipf.lookahead = static_cast<uint32_t>(lookahead);
   else if (workload == "kge")
     zipf.lookahead = kKgeLookahead;
-  if (negatives != 0) kge.negatives = wv.negatives = negatives;
-  if (learning_rate != 0) kge.learning_rate = wv.learning_rate = mf.learning_rate = learning_rate;
-  if (compute_seconds_per_sample >= 0) {
+  if (negatives) {
+    if (*negatives == 0) return Status::Error("--negatives must be at least 1");
+    kge.negatives = wv.negatives = *negatives;
+  }
+  if (learning_rate) kge.learning_rate = wv.learning_rate = mf.learning_rate = *learning_rate;
+  if (compute_seconds_per_sample) {
     kge.compute_seconds_per_sample = wv.compute_seconds_per_sample = mf.compute_seconds_per_sample =
-        compute_seconds_per_sample;
+        *compute_seconds_per_sample;
   }
   if (Status s = ValidateWorkloadOptions(kge, wv, mf); !s.ok()) return s;
   if (Result<std::shared_ptr<const Policy>> p = MakePolicy(policy); !p.ok())
@@ -51,6 +59,7 @@ Status RunConfig::Validate() {
   if (zipf.batch_size == 0) return Status::Error("--batch-size must be at least 1");
   if (zipf.batches_per_epoch == 0) return Status::Error("--batches must be at least 1");
   if (!(zipf.skew >= 0)) return Status::Error("--skew must be >= 0");
+  if (!(zipf.compute_seconds_per_key >= 0)) return Status::Error("--compute-per-key must be >= 0");
   if (network.bandwidth_bytes_per_second <= 0) return Status::Error("--bandwidth must be > 0");
   if (network.latency_seconds < 0) return Status::Error("--latency must be >= 0");
   if (checkpoint_every > 0 && checkpoint_dir.empty())

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "backends/loopback/network_model.h"
@@ -49,6 +50,11 @@ struct RunConfig {
   // auto | random | graph | block (work_split.h: auto is block for mf and
   // graph for kge and wv on several nodes, random otherwise).
   std::string partition = "auto";
+  // Bounds of the cluster's shape (a typo must not exhaust the machine):
+  // `augur sim --full` is 1,024 nodes x 4 workers.
+  static constexpr uint32_t kMaxNodes = 4096;
+  static constexpr uint32_t kMaxWorkers = 1024;
+  static constexpr uint64_t kMaxTotalWorkers = 65536;
   // Negative sampling through the PS (kge, wv; core/sampling/sampling.h):
   // --sampling naive|prefetch|preloc|pool|local, --reuse (pool: uses per
   // pooled key), --prefetch-lead (prefetch: clocks ahead a sample is pulled).
@@ -58,12 +64,13 @@ struct RunConfig {
   KgeOptions kge;
   WvOptions wv;
   MfOptions mf;
-  // Flags shared by all workloads; 0 / negative = keep each workload's default.
-  uint32_t dim = 0;                        // --dim (zipf: floats per value; mf: rank)
-  uint32_t batch_size = 0;                 // --batch-size
-  uint32_t negatives = 0;                  // --negatives
-  float learning_rate = 0;                 // --lr
-  double compute_seconds_per_sample = -1;  // --compute-per-sample
+  // Flags shared by all workloads; unset: each workload's default. A value
+  // given is validated as given (an explicit 0 is an error, not "default").
+  std::optional<uint32_t> dim;                       // --dim (zipf: floats per value; mf: rank)
+  std::optional<uint32_t> batch_size;                // --batch-size
+  std::optional<uint32_t> negatives;                 // --negatives
+  std::optional<float> learning_rate;                // --lr
+  std::optional<double> compute_seconds_per_sample;  // --compute-per-sample
   // --lookahead: clocks of intent signalled ahead. Negative: the workload's
   // default, kKgeLookahead for kge and ZipfOptions' otherwise.
   int64_t lookahead = -1;

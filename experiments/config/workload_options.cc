@@ -16,7 +16,7 @@ Status ValidateWorkloadOptions(const KgeOptions& kge, const WvOptions& wv, const
   if (kge.negatives > 10000 || wv.negatives > 10000)
     return Status::Error("--negatives must be at most 10000");
   if (!Positive(kge.learning_rate) || !Positive(wv.learning_rate) || !Positive(mf.learning_rate))
-    return Status::Error("--lr must be > 0");
+    return Status::Error("--lr must be a number > 0 and below 1e6");
   if (!(kge.init_scale >= 0) || !(mf.init_scale >= 0))
     return Status::Error("initial scale must be >= 0");
   if (wv.dim == 0 || wv.dim > kMaxDim || mf.rank == 0 || mf.rank > kMaxDim)

@@ -15,6 +15,10 @@ Result<std::unique_ptr<KgeTask>> KgeTask::Load(const RunConfig& config) {
   if (!data.ok()) return data.status();
   if (data->num_entities() >= kRelationKeyBase)
     return Status::Error(*dir + ": too many entities for the key space");
+  if (config.evaluate && data->test.empty())
+    return Status::Error(*dir +
+                         ": no test triples, so the test MRR cannot be measured (import it with "
+                         "a test split, or train with --no-eval)");
   return std::make_unique<KgeTask>(std::move(*data), config.kge, config.seed);
 }
 

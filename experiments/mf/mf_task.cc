@@ -13,6 +13,10 @@ Result<std::unique_ptr<MfTask>> MfTask::Load(const RunConfig& config) {
   if (!config.data_dir.empty()) {
     Result<MfDataset> d = ReadMfDataset(config.data_dir);
     if (!d.ok()) return d.status();
+    if (config.evaluate && d->test.empty())
+      return Status::Error(config.data_dir +
+                           ": no test ratings, so the test RMSE cannot be measured (import it "
+                           "with a test share, or train with --no-eval)");
     return std::make_unique<MfTask>(std::move(*d), config.mf, config.seed);
   }
   MfGenOptions g;

@@ -6,23 +6,36 @@
 
 namespace augur {
 
-Result<RunResult> RunSingle(const RunConfig& config) {
+Result<SingleRun> SingleRun::Load(const RunConfig& config) {
+  SingleRun run(config);
   if (config.workload == "kge") {
     Result<std::unique_ptr<KgeTask>> task = KgeTask::Load(config);
     if (!task.ok()) return task.status();
-    return RunKgeSingle(config, **task);
-  }
-  if (config.workload == "wv") {
+    run.kge_ = std::move(*task);
+  } else if (config.workload == "wv") {
     Result<std::unique_ptr<WvTask>> task = WvTask::Load(config);
     if (!task.ok()) return task.status();
-    return RunWvSingle(config, **task);
-  }
-  if (config.workload == "mf") {
+    run.wv_ = std::move(*task);
+  } else if (config.workload == "mf") {
     Result<std::unique_ptr<MfTask>> task = MfTask::Load(config);
     if (!task.ok()) return task.status();
-    return RunMfSingle(config, **task);
+    run.mf_ = std::move(*task);
+  } else {
+    return Status::Error("augur single runs --workload kge|wv|mf, not '" + config.workload + "'");
   }
-  return Status::Error("augur single runs --workload kge|wv|mf, not '" + config.workload + "'");
+  return run;
+}
+
+Result<RunResult> SingleRun::Run() const {
+  if (kge_) return RunKgeSingle(config_, *kge_);
+  if (wv_) return RunWvSingle(config_, *wv_);
+  return RunMfSingle(config_, *mf_);
+}
+
+Result<RunResult> RunSingle(const RunConfig& config) {
+  Result<SingleRun> run = SingleRun::Load(config);
+  if (!run.ok()) return run.status();
+  return run->Run();
 }
 
 }  // namespace augur

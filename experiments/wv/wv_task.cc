@@ -36,7 +36,22 @@ Result<std::unique_ptr<WvTask>> WvTask::Load(const RunConfig& config) {
   if (!dir.ok()) return dir.status();
   Result<TextCorpus> corpus = ReadTextCorpus(*dir, config.wv.min_count);
   if (!corpus.ok()) return corpus.status();
-  return std::make_unique<WvTask>(std::move(*corpus), config.wv, config.seed);
+  auto task = std::make_unique<WvTask>(std::move(*corpus), config.wv, config.seed);
+  uint64_t pairs = 0;
+  for (uint32_t s : task->train_) pairs += task->NumPairs(s, 0);
+  if (pairs == 0)
+    return Status::Error(*dir +
+                         ": no (center, context) pair to train on: the training sentences (" +
+                         std::to_string(task->train_tokens_) +
+                         " tokens) keep fewer than two words each after frequent-word "
+                         "subsampling (a corpus this small needs --subsample 0)");
+  if (config.evaluate && task->heldout_.empty())
+    return Status::Error(*dir + ": no held-out sentence (a " +
+                         std::to_string(task->options_.heldout_fraction) + " share of " +
+                         std::to_string(task->corpus_.num_sentences()) +
+                         " sentences), so the held-out loss cannot be measured: a larger corpus, "
+                         "or train with --no-eval");
+  return task;
 }
 
 WvTask::WvTask(TextCorpus corpus, WvOptions options, uint64_t seed)

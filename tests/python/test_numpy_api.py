@@ -91,7 +91,7 @@ def test_bad_options_raise_value_error_with_augur_run_messages(secret):
         "policy": ("bogus", "--policy: unknown policy 'bogus'"),
         "sync_period": ("-1ms", "--sync-period"),
         "wire_security": ("rot13", "--wire-security"),
-        "workers": (0, "--workers must be at least 1"),
+        "workers": (0, r"--workers must be in \[1, 1024\]"),
         "rank": (3, "--rank 3 is not below --nodes 1"),
     }
     for name, (value, message) in cases.items():

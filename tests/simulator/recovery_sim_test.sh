@@ -26,8 +26,8 @@ run() {
   t4=$(field "$work/$name-ref/ckpt-4/manifest.json" "['taken_at_seconds']")
   at=$(python3 -c "import sys; a,b=map(float,sys.argv[1:]); print(f'{b - 0.2*(b-a)/2:.9f}')" "$t2" "$t4")
   timeout 300 "$augur" sim "$@" --no-progress --epochs 5 --checkpoint-dir "$work/$name-ck" \
-    --checkpoint-every 2 --fail-node "2@$at" --out "$work/$name" >"$work/log" 2>&1 ||
-    { cat "$work/log"; fail "$name: the run with --fail-node 2@$at did not recover"; }
+    --checkpoint-every 2 --fail-node "2@${at}s" --out "$work/$name" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "$name: the run with --fail-node 2@${at}s did not recover"; }
   grep -q "restarting from .*ckpt-2" "$work/log" || { cat "$work/log"; fail "$name: not restarted from ckpt-2"; }
   python3 - "$work/$name/result.json" "$at" "$t2" <<'PY' || fail "$name: recovery report"
 import json, sys

@@ -3,7 +3,7 @@
 #   verify       sum invariant (--verify) for 1, 3, 5 nodes (star), 6 (fat tree), 7 (dragonfly)
 #   determinism  two runs, same seed and config: identical result.json except wall fields
 #   nodes1024    1024 simulated nodes complete a tiny workload, verified
-#   fail_node    --fail-node 3@0.0001 exits 1 naming node 3 and the time, no hang
+#   fail_node    --fail-node 3@100us exits 1 naming node 3 and the time, no hang
 #   costs_trace  calibrate (one worker per core) -> --costs FILE (costs land in result.json); --trace writes a trace
 #   host_cores   workers and protocol handling share --host-cores; --costs models this machine
 #   first_epoch  a costs file's first-epoch start-up cost is charged in epoch 1 only
@@ -67,7 +67,7 @@ nodes1024)
   ;;
 fail_node)
   set +e
-  timeout 300 "$augur" sim --nodes 8 --workers 2 --fail-node 3@0.0001 --seed 1 --workload zipf \
+  timeout 300 "$augur" sim --nodes 8 --workers 2 --fail-node 3@100us --seed 1 --workload zipf \
     --keys 2000 --batch-size 16 --batches 200 --no-progress --out "$work/f" > "$work/out" 2> "$work/err"
   rc=$?
   set -e

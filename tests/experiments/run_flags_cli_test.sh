@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The training commands refuse what they would otherwise ignore or misread,
+# with one line on stderr and exit 2: a flag for another workload or sampling
+# scheme, an explicit 0 where a default used to stand in, conflicting aliases,
+# a negative seed, a duration or bandwidth without a unit, a cluster shape
+# beyond the bounds, a repeated flag, a trace file that cannot be written, a
+# costs file without a worker cost, a data set whose test split is empty or
+# whose corpus has no training pair. A kge run that explodes from its first
+# batches is reported as diverged (exit 1). Usage: run_flags_cli_test.sh AUGUR
+set -euo pipefail
+augur=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+# expect_refused CODE PATTERN CMD...: CMD exits CODE with one stderr line matching PATTERN.
+expect_refused() {
+  local code=$1 pattern=$2 rc=0
+  shift 2
+  "$@" > "$work/out" 2> "$work/err" || rc=$?
+  [ "$rc" -eq "$code" ] || { cat "$work/err" >&2; fail "$* exited $rc, expected $code"; }
+  [ "$(wc -l < "$work/err")" -eq 1 ] || { cat "$work/err" >&2; fail "$*: not one stderr line"; }
+  grep -qE -- "$pattern" "$work/err" || { cat "$work/err" >&2; fail "$*: stderr lacks '$pattern'"; }
+}
+
+# Small data sets: a generated rating matrix, a knowledge graph, a text corpus.
+"$augur" data mf --rows 60 --cols 20 --nnz 400 --out "$work/mf" > /dev/null
+for e in $(seq 0 59); do
+  printf 'e%d\tr%d\te%d\n' "$e" $((e % 3)) $(((e * 7 + 1) % 60)) >> "$work/kg.tsv"
+  printf 'e%d\tr%d\te%d\n' "$e" $(((e + 1) % 3)) $(((e * 11 + 3) % 60)) >> "$work/kg.tsv"
+done
+"$augur" data kg --train "$work/kg.tsv" --split 10,10 --out "$work/kg" > /dev/null
+printf 'the cat sat on the mat\nthe dog ate the cat\nthe cat ran\n' > "$work/tiny.txt"
+"$augur" data text --in "$work/tiny.txt" --out "$work/tiny" > /dev/null
+mf=(--workload mf --data "$work/mf" --epochs 1)
+sim=(sim --nodes 2 --workers 1 --no-progress)
+zipf=(--workload zipf --keys 100 --batches 2)
+
+# --- flags the run would ignore -----------------------------------------------------
+expect_refused 2 "--data does not apply to --workload zipf" "$augur" "${sim[@]}" "${zipf[@]}" --data "$work/mf"
+expect_refused 2 "--sampling does not apply to --workload mf" "$augur" "${sim[@]}" "${mf[@]}" --sampling pool
+expect_refused 2 "--reg does not apply to --workload kge" "$augur" "${sim[@]}" --workload kge --data "$work/kg" --reg 0.5
+expect_refused 2 "--verify does not apply to --workload mf" "$augur" "${sim[@]}" "${mf[@]}" --verify
+expect_refused 2 "--window does not apply to --workload mf" "$augur" single "${mf[@]}" --window 3
+expect_refused 2 "--mf-rows sizes the matrix" "$augur" "${sim[@]}" "${mf[@]}" --mf-rows 5
+expect_refused 2 "--reuse is for --sampling pool" "$augur" "${sim[@]}" --workload kge --data "$work/kg" --reuse 3
+expect_refused 2 "--keys does not apply" "$augur" launch --local 2 -- "${mf[@]}" --keys 5
+ok "flags for another workload or scheme are refused"
+"$augur" "${sim[@]}" --workload kge --data "$work/kg" --epochs 1 --eval-triples 5 \
+  --sampling pool --reuse 2 --out "$work/pool" > /dev/null || fail "--reuse with pool was refused"
+ok "--reuse with --sampling pool runs"
+
+# --- an explicit value is used or refused, never replaced by the default ------------
+expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr 0
+expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr inf
+expect_refused 2 "--dim must be" "$augur" single "${mf[@]}" --dim 0
+expect_refused 2 "--batch-size must be" "$augur" single "${mf[@]}" --batch-size 0
+expect_refused 2 "--negatives must be" "$augur" single --workload kge --data "$work/kg" --negatives 0
+expect_refused 2 "--workers and --threads are the same" "$augur" single "${mf[@]}" --workers 2 --threads 1
+expect_refused 2 "--seed: '-3' must be >= 0" "$augur" single "${mf[@]}" --seed -3
+expect_refused 2 "--compute-per-key must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --compute-per-key -1
+"$augur" single "${mf[@]}" --lr 0.01 --dim 4 --out "$work/explicit" > /dev/null
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["config"]["mf"]; assert abs(m["learning_rate"]-0.01)<1e-9 and m["rank"]==4, m' \
+  "$work/explicit/result.json" || fail "explicit --lr/--dim not in result.json"
+ok "explicit zeros are refused; explicit values are used"
+
+# --- units, bounds, repeats, files ----------------------------------------------------
+expect_refused 2 "'5' has no unit" "$augur" "${sim[@]}" "${zipf[@]}" --link-latency 5
+expect_refused 2 "has no unit" "$augur" "${sim[@]}" "${zipf[@]}" --link-bandwidth 10
+expect_refused 2 "host speed '0Gf' must be > 0" "$augur" "${sim[@]}" "${zipf[@]}" --host-speed 0Gf
+expect_refused 2 "--workers must be in \[1, 1024\]" "$augur" single "${mf[@]}" --workers 100000
+expect_refused 2 "--nodes must be in \[1, 4096\]" "$augur" sim --nodes 100000 "${zipf[@]}"
+expect_refused 2 "--nodes x --workers is 4194304" "$augur" sim --nodes 4096 --workers 1024 "${zipf[@]}"
+expect_refused 2 "--nodes is given 2 times" "$augur" sim --nodes 2 --nodes 3 "${zipf[@]}"
+expect_refused 2 "--trace: cannot write /proc/" "$augur" "${sim[@]}" "${zipf[@]}" --trace /proc/none/t.paje
+"$augur" "${sim[@]}" "${zipf[@]}" --trace "$work/new/dir/t.paje" > /dev/null ||
+  fail "--trace into a new directory failed"
+[ -s "$work/new/dir/t.paje" ] || fail "--trace wrote nothing"
+printf '{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0}\n' > "$work/costs.json"
+expect_refused 2 "has no worker cost \(seconds_per_sample" "$augur" "${sim[@]}" "${mf[@]}" --costs "$work/costs.json"
+expect_refused 2 "--peer-timeout must be > 0" "$augur" launch --local 2 -- "${mf[@]}" --peer-timeout 0s
+ok "units, bounds, repeated flags, trace and costs files"
+
+# --- data that cannot give a result -----------------------------------------------------
+mkdir "$work/mf-notest"
+cp "$work/mf"/* "$work/mf-notest/"
+: > "$work/mf-notest/test.tsv"
+expect_refused 2 "test" "$augur" single --workload mf --data "$work/mf-notest" --epochs 1
+expect_refused 2 "no \(center, context\) pair" "$augur" single --workload wv --data "$work/tiny" --epochs 1
+expect_refused 2 "no held-out sentence" "$augur" single --workload wv --data "$work/tiny" --epochs 1 --subsample 0
+"$augur" single --workload wv --data "$work/tiny" --epochs 1 --subsample 0 --no-eval > /dev/null ||
+  fail "wv with --no-eval on a corpus without held-out sentences failed"
+ok "an empty test split or no training pair is an error"
+
+# --- a kge run that explodes from its first batches -------------------------------------
+rc=0
+"$augur" single --workload kge --data "$work/kg" --epochs 2 --threads 1 --lr 1000 \
+  --out "$work/boom" > "$work/boom.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { cat "$work/boom.log"; fail "kge at --lr 1000 exited $rc, expected 1"; }
+grep -q "training diverged" "$work/boom.log" || { cat "$work/boom.log"; fail "no divergence message"; }
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["diverged"] is True and "quality" not in j' \
+  "$work/boom/result.json" || fail "the exploded kge run is not recorded as diverged"
+"$augur" single --workload kge --data "$work/kg" --epochs 2 --threads 1 --out "$work/calm" > /dev/null ||
+  fail "kge at the default learning rate was stopped"
+ok "a kge run that explodes at once is diverged"
