@@ -26,6 +26,11 @@ int InputError(const std::string& message) {
   return 2;
 }
 
+void AddCheckFlagsFlag(CLI::App& app, bool* check) {
+  app.add_flag("--check-flags", *check, "Check the flags, then exit without running")
+      ->group("");  // hidden: augur compare's
+}
+
 CommandFn AddVersionCommand(CLI::App& root) {
   root.add_subcommand("version", "Print the version and git commit");
   return [] {

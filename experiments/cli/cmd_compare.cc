@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "experiments/cli/command.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/compare/baseline_check.h"
 #include "experiments/compare/child_run.h"
 #include "experiments/compare/compare_plan.h"
 #include "experiments/compare/report_writer.h"
@@ -180,28 +182,51 @@ Status Predict(const CompareOptions& o, const PlannedRun& tcp_run, CompareRecord
   return Status::Ok();
 }
 
-// A result.json of an earlier `augur single` run of the workload (its
-// epochs are checked by the caller).
+// A result.json of an earlier `augur single` run of the workload, its fields
+// checked (baseline_check.h; its setup is checked by the caller).
 Result<JsonValue> ReadBaselineRun(const std::string& path, const CompareOptions& o) {
   std::ifstream in(path);
   if (!in) return Status::Error("--baseline " + path + ": cannot read it");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error("--baseline " + path + ": not JSON (" + e.what() + ")");
-  }
-  if (j.value("backend", std::string()) != "single" ||
-      j.value("workload", std::string()) != o.workload)
-    return Status::Error("--baseline " + path + " is not an `augur single` run of " + o.workload);
-  std::fprintf(stderr, "[compare] baseline: %s\n", path.c_str());
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Error("--baseline " + path + ": not valid JSON");
+  if (Status s = CheckBaselineFields(j, path, o.workload); !s.ok()) return s;
   return JsonValue(std::move(j));
+}
+
+// The config `augur single` records for compare's own baseline (RunConfig::ToJson).
+Result<nlohmann::json> BaselineConfig(const CompareOptions& o, uint32_t cores) {
+  auto config = std::make_unique<RunConfig>();
+  CLI::App app("single");
+  AddSingleFlags(app, config.get());
+  try {
+    app.parse(std::vector<std::string>(o.single_flags.rbegin(), o.single_flags.rend()));
+  } catch (const CLI::ParseError& e) {
+    return Status::Error(std::string("the flags for augur single: ") + e.what());
+  }
+  config->backend = "single";
+  config->nodes = 1;
+  config->workload = o.workload;
+  config->epochs = o.epochs;
+  config->seed = o.seed;
+  config->data_dir = o.data_dir;
+  config->workers = SingleThreads(o, cores);
+  if (Status s = FinishRunConfig(RunFlagText{}, config.get()); !s.ok()) return s;
+  return config->ToJson();
 }
 
 // The baseline record from --baseline's files: the first is its result, the
 // others its repeats, except a one-thread run of a baseline of several
-// threads (compare's single-t1), which is its one-thread timing run.
-Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOptions& o) {
+// threads (compare's single-t1), which is its one-thread timing run. Each
+// must have trained what compare's own baseline would (baseline_check.h).
+Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOptions& o,
+                                   uint32_t cores) {
+  std::optional<nlohmann::json> config;
+  if (!IsPythonWorkload(o.workload)) {
+    Result<nlohmann::json> c = BaselineConfig(o, cores);
+    if (!c.ok()) return c.status();
+    config = std::move(*c);
+  }
+  const BaselineExpectation expected{o.workload, o.epochs, config ? &*config : nullptr};
   CompareRecord r;
   r.name = "single";
   r.policy = "single";
@@ -212,11 +237,9 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
     if (path.empty()) return Status::Error("--baseline " + paths + ": an empty file name");
     Result<JsonValue> run = ReadBaselineRun(path, o);
     if (!run.ok()) return run.status();
-    const bool timing = at > 0 && (*run)->value("workers_per_node", 0) == 1 &&
-                        r.result->value("workers_per_node", 0) > 1;
-    if (!timing && (*run)->value("epochs", 0u) != o.epochs)
-      return Status::Error("--baseline " + path + " is not an `augur single` run of " + o.workload +
-                           " for " + std::to_string(o.epochs) + " epochs");
+    const bool timing = at > 0 && (*run)->at("workers_per_node").get<uint64_t>() == 1 &&
+                        r.result->at("workers_per_node").get<uint64_t>() > 1;
+    if (Status s = CheckBaselineSetup(*run, path, expected, timing); !s.ok()) return s;
     if (at == 0) {
       r.result = std::move(*run);
     } else if (timing) {
@@ -228,6 +251,7 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
     }
     at = comma + 1;
   }
+  std::fprintf(stderr, "[compare] baseline: %s\n", paths.c_str());
   return r;
 }
 
@@ -248,6 +272,37 @@ Result<CompareRecord> RunBaseline(const CompareOptions& o, uint32_t cores, uint3
     base->baseline_one_thread = timing->result;
   }
   return base;
+}
+
+// Runs each planned child command with --check-flags (command.h): the
+// flags it would be given, checked by the command itself, none trained. The
+// Python workloads' programs take flags of their own and are not checked.
+Status CheckRunFlags(const CompareOptions& o, uint32_t cores) {
+  if (IsPythonWorkload(o.workload)) return Status::Ok();
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  if (ec) return Status::Error("cannot create " + o.out_dir + ": " + ec.message());
+  std::vector<PlannedRun> runs = {PlanSingle(o, cores, 1)};
+  if (std::optional<PlannedRun> one = PlanSingleOneThread(o, cores)) runs.push_back(*one);
+  CompareOptions matrix = o;
+  if (o.backend != "tcp" && !o.user_compute_per_sample) matrix.compute_per_sample = 1e-6;
+  for (PlannedRun& r : PlanMatrix(matrix)) runs.push_back(std::move(r));
+  const std::string log = o.out_dir + "/check-flags.log";
+  for (PlannedRun& run : runs) {
+    run.args.insert(run.args.begin() + 1, "--check-flags");
+    Result<ChildOutcome> out = RunChild(run.args, log);
+    if (!out.ok()) return out.status();
+    if (out->exit_code == 0) continue;
+    std::string why = TailOfFile(log, 1);
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    why.erase(0, why.find_first_not_of(' '));
+    for (const char* prefix : {"augur: error: ", "augur: "})
+      if (why.rfind(prefix, 0) == 0) why.erase(0, std::strlen(prefix));
+    return Status::Error("the flags of run " + run.name + " (`augur " + run.args[0] +
+                         "`) are refused, so nothing was run: " + why);
+  }
+  std::filesystem::remove(log, ec);
+  return Status::Ok();
 }
 
 Status Plot(const CompareFlags& f, ReportContext* context) {
@@ -296,13 +351,19 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   // The baseline's runs, its one-thread timing run included.
   const uint32_t baseline_runs = baseline_repeats + (one_thread_timing ? 1 : 0);
   const size_t total = first.size() + baseline_runs + (calibrating ? 1 : 0);
+  // Every run's flags, checked by the command that will run it, before any starts.
+  if (Status s = CheckRunFlags(o, cores); !s.ok()) return UsageError(s.message());
+  std::vector<CompareRecord> records;
+  Result<CompareRecord> base = Status::Error("no baseline");
+  if (!f.baseline.empty()) {
+    base = ReadBaseline(f.baseline, o, cores);
+    if (!base.ok()) return InputError(base.status().message());
+  }
   std::fprintf(
       stderr, "[compare] %s on %s: %zu runs (baseline x %u%s + %zu policies x %zu node counts)\n",
       o.workload.c_str(), o.backend.c_str(), total, baseline_repeats,
       one_thread_timing ? " + its one-thread timing" : "", o.policies.size(), o.nodes.size());
-  std::vector<CompareRecord> records;
-  Result<CompareRecord> base = f.baseline.empty() ? RunBaseline(o, cores, baseline_repeats, total)
-                                                  : ReadBaseline(f.baseline, o);
+  if (f.baseline.empty()) base = RunBaseline(o, cores, baseline_repeats, total);
   if (!base.ok()) return RunError(base.status().message());
   records.push_back(*base);
   if (calibrating) {
@@ -360,6 +421,8 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
     return RunError(s.message());
   std::printf("compare: %zu runs in %.0f s\n  results: %s/results.csv\n  report:  %s/report.md\n",
               records.size(), context.compare_wall_seconds, o.out_dir.c_str(), o.out_dir.c_str());
+  if (Status s = ConvergenceOf(records, o.out_dir + "/report.md"); !s.ok())
+    return RunError(s.message());
   if (!plotted.ok()) return RunError(plotted.message());
   return 0;
 }
@@ -391,7 +454,8 @@ CommandFn AddCompareCommand(CLI::App& root) {
   app->add_option("--python", f->python, "Python with matplotlib")->capture_default_str();
   app->add_option("--baseline", f->baseline,
                   "Reuse these result.json files of `augur single` runs (comma-separated; same "
-                  "workload and epochs) instead of running the baseline; a one-thread run among "
+                  "workload, epochs, data, seed and workload flags) instead of running the "
+                  "baseline; a one-thread run among "
                   "runs of several threads is its one-thread timing (the speed reference takes "
                   "the faster of the two)");
   app->add_option("--baseline-runs", o.baseline_runs,
@@ -407,7 +471,15 @@ CommandFn AddCompareCommand(CLI::App& root) {
                   "baseline (the Hogwild baseline's time per sample per core)")
       ->capture_default_str();
   app->allow_extras();
-  return [f, app]() -> int { return Compare(*f, app->remaining()); };
+  return [f, app]() -> int {
+    try {
+      return Compare(*f, app->remaining());
+    } catch (const nlohmann::json::exception& e) {  // a result.json field of another type
+      return RunError(std::string("a run's result.json (or a --baseline file) has a field of an "
+                                  "unexpected type: ") +
+                      e.what());
+    }
+  };
 }
 
 }  // namespace augur

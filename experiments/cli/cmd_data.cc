@@ -67,6 +67,8 @@ int WriteStaged(const std::string& out, const std::function<Status(const std::st
 }
 
 int RunWordNet(const WordNetFlags& f) {
+  if (f.test == 0)
+    return UsageError("--test 0 holds out no test triples; they are what measures quality");
   Result<KgDataset> d = BuildWordNetKg(f.wordnet, f.valid, f.test, f.seed);
   if (!d.ok()) return RunError(d.status().message());
   if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteKgDataset(*d, tmp); }))
@@ -116,6 +118,8 @@ int RunKg(KgFlags f) {
       d->num_entities(), d->num_relations(), d->train.size(), count("train_duplicates"),
       d->valid.size(), d->test.size(), count("valid_dropped"), count("test_dropped"),
       f.out.c_str());
+  for (const auto& where : d->meta["headers_skipped"])
+    std::printf("  skipped the header row %s\n", where.get<std::string>().c_str());
   return 0;
 }
 
@@ -154,6 +158,9 @@ int RunMf(MfFlags f, const CLI::App& app) {
       if (app.count(gen) > 0)
         return UsageError(std::string(gen) +
                           " shapes a generated matrix; it does not apply with --in");
+    if (!(f.test_share > 0 && f.test_share < 1))
+      return UsageError(
+          "--test-share must be in (0, 1): the test ratings are what measures quality");
     Result<MfImport> d = ImportMf({f.in, f.test_share, f.seed});
     if (!d.ok()) return InputError(d.status().message());
     if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteMfImport(*d, tmp); }))
@@ -161,12 +168,26 @@ int RunMf(MfFlags f, const CLI::App& app) {
     std::printf("mf: %s, %u users x %u items, %zu train and %zu test ratings -> %s\n",
                 d->meta["input_format"].get<std::string>().c_str(), d->data.rows, d->data.cols,
                 d->data.train.size(), d->data.test.size(), f.out.c_str());
+    if (!d->header.empty())
+      std::printf("  skipped the header row %s:%llu: %s\n", f.in.c_str(),
+                  static_cast<unsigned long long>(d->header_line), d->header.c_str());
+    if (d->duplicates > 0)
+      std::printf("  %llu repeated (user, item) ratings dropped (the first of each kept)\n",
+                  static_cast<unsigned long long>(d->duplicates));
     return 0;
   }
   f.gen.seed = f.seed;
   f.gen.test_fraction = f.test_share;
   Result<MfDataset> d = GenerateMf(f.gen);
   if (!d.ok()) return UsageError(d.status().message());
+  if (d->test.empty()) {
+    char share[32];
+    std::snprintf(share, sizeof(share), "%g", f.test_share);
+    return UsageError(std::string("the test split is empty: --test-share ") + share + " of --nnz " +
+                      std::to_string(f.gen.nnz) +
+                      " cells held out none; the test cells are what measures quality: give "
+                      "more --nnz or a larger --test-share");
+  }
   if (int rc = WriteStaged(f.out,
                            [&](const std::string& tmp) { return WriteMfDataset(*d, f.gen, tmp); }))
     return rc;

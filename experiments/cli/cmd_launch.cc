@@ -45,6 +45,7 @@ struct LaunchFlags {
   bool pin = false;       // --pin: rank r on the r-th allowed CPU (--local only)
   std::string out;        // --out: program mode's OUT (flags mode: --out after --)
   std::vector<std::string> run_flags;
+  bool check_flags = false;  // --check-flags (command.h)
 };
 
 // Program mode: what follows `--` is a program to start once per rank
@@ -204,6 +205,7 @@ int Launch(LaunchFlags& f) {
   }
   if (f.restarts > 0 && checkpoint_dir.empty())
     return UsageError("--restart-on-failure needs --checkpoint-dir in the run flags");
+  if (f.check_flags) return 0;
   // Without --out, what this launch created for itself leaves no trace: the
   // secret it generated there, and the temporary directory if nothing else
   // is in it (ranks' results stay, and with them the directory).
@@ -364,6 +366,7 @@ CommandFn AddLaunchCommand(CLI::App& root) {
                   "With a program after --: the directory given to it as AUGUR_OUT, where each "
                   "rank writes rank-R/result.json (default: a temporary one)");
   app->add_option("run_flags", f->run_flags, "`augur run` flags, or PROGRAM ARGS..., after --");
+  AddCheckFlagsFlag(*app, &f->check_flags);
   return [f]() -> int { return Launch(*f); };
 }
 

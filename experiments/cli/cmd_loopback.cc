@@ -19,10 +19,13 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
   AddRunFlags(*app, config.get());
   AddWorkloadFlags(*app, config.get());
   AddNetworkModelFlags(*app, text.get());
-  return [config, text, app]() -> int {
+  auto check = std::make_shared<bool>(false);
+  AddCheckFlagsFlag(*app, check.get());
+  return [config, text, app, check]() -> int {
     config->backend = "loopback";
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
     Result<RunResult> r = RunOnLoopback(*config, **job);

@@ -244,12 +244,15 @@ CommandFn AddSimCommand(CLI::App& root) {
   AddRunFlags(*app, config.get());
   AddWorkloadFlags(*app, config.get());
   AddSimFlags(*app, sim.get(), text.get());
-  return [config, sim, text, app]() -> int {
+  auto check = std::make_shared<bool>(false);
+  AddCheckFlagsFlag(*app, check.get());
+  return [config, sim, text, app, check]() -> int {
     config->backend = "sim";
     if (Status s = config->Validate(); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     if (Status s = FinishSimOptions(*app, *text, config.get(), sim.get()); !s.ok())
       return UsageError(s.message());
+    if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
     Result<SimOutcome> r = RunOnSim(*config, *sim, **job);

@@ -46,6 +46,8 @@ CommandFn AddSingleCommand(CLI::App& root) {
       "rank (32)");
   app->get_option("--batch-size")
       ->description("Mini-batch size: triples (kge, 128), sentences (wv, 16), ratings (mf, 256)");
+  auto check = std::make_shared<bool>(false);
+  AddCheckFlagsFlag(*app, check.get());
   auto refused = std::make_shared<std::vector<std::pair<std::string, CLI::Option*>>>();
   CLI::App cluster;  // the cluster flags, to mirror them hidden on `single`
   RunConfig ignored;
@@ -60,7 +62,7 @@ CommandFn AddSingleCommand(CLI::App& root) {
     o->group("");  // hidden from --help
     refused->emplace_back(name, o);
   }
-  return [config, text, refused, app]() -> int {
+  return [config, text, refused, app, check]() -> int {
     for (const auto& [name, o] : *refused)
       if (o->count() > 0) return UsageError(RefusalReason(name));
     if (app->count("--workers") > 0 && app->count("--threads") > 0)
@@ -69,6 +71,7 @@ CommandFn AddSingleCommand(CLI::App& root) {
     config->nodes = 1;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (*check) return 0;
     Result<SingleRun> run = SingleRun::Load(*config);
     if (!run.ok()) return InputError(run.status().message());  // bad data: exit 2
     Result<RunResult> r = run->Run();

@@ -26,6 +26,12 @@ CommandFn AddSingleCommand(CLI::App& root);
 // Policy comparisons: a matrix of runs, results.csv, report.md, plots.
 CommandFn AddCompareCommand(CLI::App& root);
 
+// The hidden --check-flags of the training commands (single, loopback, sim,
+// launch): the command checks its flags as for a run, then exits 0 without
+// reading data or training. `augur compare` checks every run it plans this
+// way before it starts any.
+void AddCheckFlagsFlag(CLI::App& app, bool* check);
+
 // Prints "augur: error: MESSAGE" as one line on stderr; returns 2.
 int UsageError(const std::string& message);
 // Prints "augur: MESSAGE" on stderr; returns 1.

@@ -47,9 +47,10 @@ std::string DataHelpMfDir() {
 
 std::string DataHelpKgInput() {
   return R"(KG input (data kg --train/--valid/--test): head<TAB>relation<TAB>tail per line,
-any non-empty names (LibKGE/PyKEEN/OpenKE files: FB15k-237, WN18RR, ...);
+any non-empty UTF-8 names, spaces around them dropped (LibKGE/PyKEEN/OpenKE
+files: FB15k-237, WN18RR, ...); a first row 'head relation tail' is skipped;
 dense ids in first-seen order; valid/test triples with an entity or relation
-not in --train are dropped and counted. e.g.
+not in --train are dropped and counted; the test split must not be empty. e.g.
     /m/027rn	/location/country/form_of_government	/m/06cx9
     /m/017dcd	/tv/tv_program/regular_cast	/m/06v8s0
     /m/07s9rl0	/media_common/netflix_genre/titles	/m/0170z3
@@ -72,14 +73,16 @@ tokens are dropped; without --in, the WordNet glosses. e.g.
 
 std::string DataHelpMfInput() {
   return R"(Ratings input (data mf --in), detected from the first non-empty line; user and
-item names get dense ids in first-seen order:
+item names get dense ids in first-seen order; a repeated (user, item) keeps its
+first rating (the others are counted); --test-share of them is held out (> 0):
   MatrixMarket coordinate real|integer general, 1-based, exact entry count:
     %%MatrixMarket matrix coordinate real general
     % ratings of 3 users on 4 items
     3 4 3
     1 1 4.5
     3 4 2
-  CSV or TSV user,item,rating[,timestamp], optional header row (MovieLens ratings.csv):
+  CSV or TSV user,item,rating[,timestamp], optional header row of column names
+  (MovieLens ratings.csv):
     userId,movieId,rating,timestamp
     1,1,4.0,964982703
     1,3,4.0,964981247

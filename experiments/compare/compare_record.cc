@@ -101,6 +101,26 @@ BaselineSpeed BaselineSpeedOf(const CompareRecord& base, uint32_t hardware_cores
   return s;
 }
 
+bool BaselineDiverged(const CompareRecord& base) {
+  if (base.result->value("diverged", false)) return true;
+  return std::any_of(base.baseline_repeats.begin(), base.baseline_repeats.end(),
+                     [](const JsonValue& r) { return r->value("diverged", false); });
+}
+
+Status ConvergenceOf(const std::vector<CompareRecord>& records, const std::string& report) {
+  const bool all = std::all_of(records.begin(), records.end(), [](const CompareRecord& r) {
+    return r.result->value("diverged", false);
+  });
+  if (all)
+    return Status::Error("nothing converged: every run, the baseline included, diverged (" +
+                         report + "); check the data and the flags (e.g. a lower --lr)");
+  if (!records.empty() && BaselineDiverged(records.front()))
+    return Status::Error(
+        "the baseline diverged, so the speed-ups and quality ratios against it mean nothing (" +
+        report + "); make it converge (e.g. a lower --lr) and compare again");
+  return Status::Ok();
+}
+
 void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                    std::vector<CompareRecord>* records) {
   if (records->empty()) return;

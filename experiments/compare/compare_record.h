@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/status.h"
 #include "experiments/report/json_value.h"
 
 namespace augur {
@@ -92,6 +93,15 @@ BaselineSpeed BaselineSpeedOf(const CompareRecord& base, uint32_t hardware_cores
 // modelled on a 2-core machine counts 2 cores however many workers it runs.
 // Other backends: the workers.
 double ReferenceCores(const nlohmann::json& run);
+
+// Whether the baseline's run or any of its repeats diverged.
+bool BaselineDiverged(const CompareRecord& base);
+
+// Whether the comparison measured anything: an error when every run
+// diverged, the baseline included ("nothing converged"), or when the
+// baseline did (its speed and quality are the references of every figure).
+// `report` is named in the message.
+Status ConvergenceOf(const std::vector<CompareRecord>& records, const std::string& report);
 
 // Fills every record's `derived`. records[0] must be the baseline.
 void DeriveFigures(const std::string& workload, uint32_t hardware_cores,

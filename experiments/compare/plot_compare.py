@@ -6,6 +6,8 @@ Writes OUT_DIR/speedup.png (speed-up over the single-node baseline vs nodes,
 one line per policy) and OUT_DIR/quality_time.png (training loss per epoch
 against cumulative time: every policy at its largest node count, and the
 baseline as one node with a cluster node's cores at its measured CPU time). Uses only the standard library and Debian's python3-matplotlib.
+A malformed results.csv is one line on stderr naming the file, the line and
+the column, and exit code 2.
 """
 import csv
 import sys
@@ -16,8 +18,74 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def numbers(cell):
-    return [float(x) for x in cell.split(";") if x != ""]
+# Columns every row needs, and how each is read.
+REQUIRED = ("run", "backend", "workload", "policy", "nodes", "workers_per_node",
+            "speedup_over_single", "epoch_seconds")
+
+
+class BadCell(Exception):
+    """A results.csv cell that cannot be read: (line, column, value, what it should be)."""
+
+
+class Row:
+    """One results.csv row with typed, checked access to its cells."""
+
+    def __init__(self, cells, line):
+        self.cells, self.line = cells, line
+
+    def text(self, column):
+        value = self.cells.get(column)
+        if value is None:
+            raise BadCell(self.line, column, None, None)
+        return value
+
+    def integer(self, column):
+        value = self.text(column)
+        try:
+            n = int(value)
+        except ValueError:
+            raise BadCell(self.line, column, value, "a whole number") from None
+        if n < 1:
+            raise BadCell(self.line, column, value, "a whole number >= 1")
+        return n
+
+    def number(self, column):
+        value = self.text(column)
+        try:
+            return float(value)
+        except ValueError:
+            raise BadCell(self.line, column, value, "a number") from None
+
+    def numbers(self, column):
+        """A ';'-joined list of numbers; an absent or empty cell is none."""
+        value = self.cells.get(column) or ""
+        try:
+            return [float(x) for x in value.split(";") if x != ""]
+        except ValueError:
+            raise BadCell(self.line, column, value, "numbers joined by ';'") from None
+
+
+def read_rows(path):
+    """The rows of results.csv, each checked for the columns the plots need."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+        if reader.fieldnames and missing:
+            raise BadCell(1, missing[0], None, "header")
+        rows = []
+        for cells in reader:
+            row = Row(cells, reader.line_num)
+            for column in REQUIRED:
+                row.text(column)  # a short row lacks cells
+            row.integer("nodes")
+            row.integer("workers_per_node")
+            if row.text("speedup_over_single") != "":
+                row.number("speedup_over_single")
+            row.numbers("epoch_seconds")
+            row.numbers("epoch_cpu_seconds")
+            row.numbers("train_loss_per_epoch")
+            rows.append(row)
+        return rows
 
 
 def main(argv):
@@ -26,23 +94,43 @@ def main(argv):
         return 2
     path, out = argv[1], argv[2]
     try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = read_rows(path)
     except OSError as e:
         sys.stderr.write(f"plot_compare.py: cannot read {path}: {e}\n")
         return 1
+    except (csv.Error, UnicodeDecodeError) as e:
+        sys.stderr.write(f"plot_compare.py: {path}: not a readable CSV file: {e}\n")
+        return 2
+    except BadCell as e:
+        line, column, value, expected = e.args
+        if expected == "header":
+            what = f"the header has no column '{column}'"
+        elif expected is None:
+            what = f"column '{column}' has no value (the row is short)"
+        else:
+            what = f"column '{column}' must be {expected}, got {value!r}"
+        sys.stderr.write(f"plot_compare.py: {path}:{line}: {what}\n")
+        return 2
     if not rows:
         sys.stderr.write(f"plot_compare.py: {path} has no rows\n")
+        return 2
+    try:
+        return plot(rows, out)
+    except OSError as e:
+        sys.stderr.write(f"plot_compare.py: cannot write the plots into {out}: {e}\n")
         return 1
-    runs = [r for r in rows if r["policy"] != "single"]
-    base = [r for r in rows if r["policy"] == "single"]
-    policies = list(dict.fromkeys(r["policy"] for r in runs))
-    title = f"{rows[0]['workload']} on {runs[0]['backend'] if runs else 'single'}"
+
+
+def plot(rows, out):
+    runs = [r for r in rows if r.text("policy") != "single"]
+    base = [r for r in rows if r.text("policy") == "single"]
+    policies = list(dict.fromkeys(r.text("policy") for r in runs))
+    title = f"{rows[0].text('workload')} on {runs[0].text('backend') if runs else 'single'}"
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for p in policies:
-        pts = sorted((int(r["nodes"]), float(r["speedup_over_single"])) for r in runs
-                     if r["policy"] == p and r["speedup_over_single"] != "")
+        pts = sorted((r.integer("nodes"), r.number("speedup_over_single")) for r in runs
+                     if r.text("policy") == p and r.text("speedup_over_single") != "")
         ax.plot([n for n, _ in pts], [s for _, s in pts], marker="o", label=p)
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--", label="single node")
     ax.set_xlabel("nodes")
@@ -56,23 +144,23 @@ def main(argv):
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    largest = max((int(r["nodes"]) for r in runs), default=1)
-    cores = int(runs[0]["workers_per_node"]) if runs else 1
-    for r in base + [r for r in runs if int(r["nodes"]) == largest]:
-        times = numbers(r["epoch_seconds"])
-        if r["policy"] == "single" and numbers(r.get("epoch_cpu_seconds", "")):
+    largest = max((r.integer("nodes") for r in runs), default=1)
+    cores = runs[0].integer("workers_per_node") if runs else 1
+    for r in base + [r for r in runs if r.integer("nodes") == largest]:
+        times = r.numbers("epoch_seconds")
+        if r.text("policy") == "single" and r.numbers("epoch_cpu_seconds"):
             # The baseline as the speed-up column counts it: one node with as
             # many cores as a cluster node has workers, at its measured cost.
-            times = [c / cores for c in numbers(r["epoch_cpu_seconds"])]
-        loss = numbers(r.get("train_loss_per_epoch", ""))
+            times = [c / cores for c in r.numbers("epoch_cpu_seconds")]
+        loss = r.numbers("train_loss_per_epoch")
         if not times or len(loss) != len(times):
             continue
         t, cumulative = 0.0, []
         for s in times:
             t += s
             cumulative.append(t)
-        label = (f"single node ({cores} cores)" if r["policy"] == "single"
-                 else f"{r['policy']}, {largest} nodes")
+        label = (f"single node ({cores} cores)" if r.text("policy") == "single"
+                 else f"{r.text('policy')}, {largest} nodes")
         ax.plot(cumulative, loss, marker="o", label=label)
     ax.set_xlabel(f"time (s; simulated for sim runs; the baseline's CPU time over {cores} cores)")
     ax.set_ylabel("training loss per epoch")

@@ -50,6 +50,8 @@ bool LineReader::Next(std::string* line) {
     }
   }
   ++line_;
+  // A UTF-8 byte-order mark (as Excel and Windows tools write) is not part of the first line.
+  if (line_ == 1 && line->rfind("\xEF\xBB\xBF", 0) == 0) line->erase(0, 3);
   if (line->size() > kMaxLineBytes) {
     status_ = Error("line longer than " + std::to_string(kMaxLineBytes) + " bytes");
     return false;

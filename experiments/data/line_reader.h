@@ -26,8 +26,9 @@ class LineReader {
   // Error: "cannot open PATH: reason".
   static Result<LineReader> Open(const std::string& path);
 
-  // Reads the next line (without '\n' or a trailing '\r'). Returns false at
-  // end of file or on error; check status() afterwards.
+  // Reads the next line (without '\n' or a trailing '\r'; the first line
+  // without a leading UTF-8 byte-order mark). Returns false at end of file or
+  // on error; check status() afterwards.
   bool Next(std::string* line);
   const Status& status() const { return status_; }
   uint64_t line_number() const { return line_; }

@@ -62,8 +62,14 @@ Result<MfDataset> GenerateMf(const MfGenOptions& o) {
   if (o.rows > kMaxDim || o.cols > kMaxDim) return Status::Error("--rows/--cols must be < 2^30");
   if (static_cast<double>(o.nnz) > 0.5 * o.rows * static_cast<double>(o.cols))
     return Status::Error("--nnz must be at most half of rows*cols");
-  if (!(o.skew >= 0) || !(o.test_fraction >= 0 && o.test_fraction < 1) || o.true_rank == 0)
-    return Status::Error("--skew must be >= 0 and the test fraction in [0, 1)");
+  if (!(o.skew >= 0 && std::isfinite(o.skew)))
+    return Status::Error("--skew must be a finite number >= 0");
+  if (!(o.test_fraction > 0 && o.test_fraction < 1))
+    return Status::Error(
+        "--test-share must be in (0, 1): the test cells are what measures quality");
+  if (o.true_rank == 0 || o.true_rank > 16384) return Status::Error("--rank must be in [1, 16384]");
+  if (!(o.noise >= 0 && std::isfinite(o.noise)))
+    return Status::Error("--noise must be a finite number >= 0 (a standard deviation)");
   ZipfSampler row_zipf(o.rows, o.skew), col_zipf(o.cols, o.skew);
   Rng rng(DeriveSeed(o.seed, 0x3F));
   std::unordered_set<uint64_t> cells;
@@ -122,6 +128,11 @@ Result<MfDataset> ReadMfDataset(const std::string& dir) {
   const nlohmann::json meta = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (meta.is_discarded() || !meta.is_object())
     return Status::Error(meta_path + ": not valid JSON");
+  if (auto f = meta.find("format");
+      f != meta.end() && (!f->is_string() || f->get<std::string>() != "augur-mf-1"))
+    return Status::Error(meta_path + ": format " + f->dump() +
+                         " is not an mf directory's (augur-mf-1): a data set of another "
+                         "workload? (augur data mf writes mf directories)");
   MfDataset d;
   for (auto [name, out] : {std::pair{"rows", &d.rows}, std::pair{"cols", &d.cols}}) {
     auto it = meta.find(name);
@@ -133,6 +144,15 @@ Result<MfDataset> ReadMfDataset(const std::string& dir) {
   if (Status s = ReadRatings(dir + "/train.tsv", d.rows, d.cols, &d.train); !s.ok()) return s;
   if (Status s = ReadRatings(dir + "/test.tsv", d.rows, d.cols, &d.test); !s.ok()) return s;
   if (d.train.empty()) return Status::Error(dir + "/train.tsv: no ratings");
+  // The counts meta.json records, where it records them, are what the files hold.
+  for (auto [name, got] : {std::pair{"train", d.train.size()}, std::pair{"test", d.test.size()}}) {
+    auto it = meta.find(name);
+    if (it == meta.end()) continue;
+    if (!it->is_number_unsigned() || it->get<uint64_t>() != got)
+      return Status::Error(meta_path + ": '" + name + "' is " + it->dump() + " but " + dir + "/" +
+                           name + ".tsv has " + std::to_string(got) +
+                           " ratings: the directory was changed after augur data wrote it");
+  }
   return d;
 }
 

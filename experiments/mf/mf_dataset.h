@@ -9,7 +9,10 @@
 // seeded `test_fraction` of cells is held out.
 // Directory format (`augur data mf`; see experiments/data/README.md):
 //   train.tsv, test.tsv   row<TAB>col<TAB>value
-//   meta.json             rows, cols, counts, skew, seed (rows and cols are required)
+//   meta.json             format augur-mf-1, rows, cols, counts, skew, seed (rows and
+//                         cols are required; a format or train/test count, where given,
+//                         must match: the reader refuses another format or counts that
+//                         differ from the files)
 // Threading: plain values.
 #pragma once
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/base/rng.h"
 #include "experiments/data/line_reader.h"
@@ -21,6 +23,12 @@ std::string Quoted(std::string_view s) {
   return q;
 }
 
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -28,19 +36,45 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// The ratings in file order; a repeated (user, item) keeps its first rating.
 struct Cells {
   std::vector<Rating> all;
   std::vector<std::string> users, items;
   NameIds user_ids{&users}, item_ids{&items};
+  std::unordered_set<uint64_t> seen;
+  uint64_t duplicates = 0;
   Status Add(const LineReader& r, std::string_view user, std::string_view item, float value) {
     Rating x;
     if (!user_ids.Add(user, &x.row)) return r.Error("more than 2^30 users");
     if (!item_ids.Add(item, &x.col)) return r.Error("more than 2^30 items");
     x.value = value;
+    if (!seen.insert(uint64_t{x.row} << 32 | x.col).second) {
+      ++duplicates;
+      return Status::Ok();
+    }
     all.push_back(x);
     return Status::Ok();
   }
 };
+
+// A column name such as userId, "movie_id" or Rating: a letter or '_' first,
+// then letters, digits, '_', '-', '.' or spaces; optionally in double quotes.
+bool LooksLikeName(std::string_view f) {
+  if (f.size() >= 2 && f.front() == '"' && f.back() == '"') f = f.substr(1, f.size() - 2);
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (f.empty() || !(letter(f[0]) || f[0] == '_')) return false;
+  return std::all_of(f.begin(), f.end(), [&](char c) {
+    return letter(c) || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' || c == ' ';
+  });
+}
+
+// A header row: every field is a column name, and the rating field is not a
+// spelling of a non-finite number (nan, inf), which is a bad rating instead.
+bool IsHeader(const std::vector<std::string_view>& f) {
+  const std::string rating = Lower(f[2]);
+  if (rating == "nan" || rating == "inf" || rating == "infinity") return false;
+  return std::all_of(f.begin(), f.end(), LooksLikeName);
+}
 
 // After the %%MatrixMarket line: comments, the size line, the entries.
 Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
@@ -95,7 +129,9 @@ Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
 }
 
 // Separated ratings, starting at `first` (the first non-comment line).
-Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::json* meta) {
+// A header row goes to header (and its line number to header_line).
+Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::json* meta,
+                     std::string* header, uint64_t* header_line) {
   std::string sep, name;
   if (first.find("::") != std::string::npos) {
     sep = "::";
@@ -115,7 +151,6 @@ Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::j
   const std::string expected = "user" + shown + "item" + shown + "rating[" + shown + "timestamp]";
   (*meta)["input_format"] = name;
   size_t fields = 0;
-  bool header = false;
   std::string line = std::move(first);
   do {
     if (line.empty() || line[0] == '#') continue;
@@ -124,25 +159,26 @@ Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::j
       if (f.size() < 3 || f.size() > 4)
         return r.Error("expected " + expected + ", got " + std::to_string(f.size()) + " fields");
       fields = f.size();
-      float v = 0;
-      if (!ParseFloat(f[2], &v) && std::any_of(f[2].begin(), f[2].end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-          })) {
-        header = true;  // e.g. userId,movieId,rating,timestamp
+      // The '::' format (MovieLens ratings.dat) has no header row.
+      if (sep != "::" && IsHeader(f)) {  // e.g. userId,movieId,rating,timestamp
+        *header = line;
+        *header_line = r.line_number();
         continue;
       }
     }
     if (f.size() != fields)
       return r.Error("expected " + std::to_string(fields) + " fields (" + expected + ") like the " +
-                     (header ? "header" : "first line") + ", got " + std::to_string(f.size()));
+                     (header->empty() ? "first line" : "header") + ", got " +
+                     std::to_string(f.size()));
     if (f[0].empty()) return r.Error("user is empty");
     if (f[1].empty()) return r.Error("item is empty");
+    if (fields == 4 && f[3].empty()) return r.Error("timestamp (the 4th field) is empty");
     float v = 0;
     if (!ParseFloat(f[2], &v)) return r.Error("rating " + Quoted(f[2]) + " is not a finite number");
     if (Status s = cells->Add(r, f[0], f[1], v); !s.ok()) return s;
   } while (r.Next(&line));
   if (!r.status().ok()) return r.status();
-  (*meta)["header"] = header;
+  (*meta)["header"] = !header->empty();
   return Status::Ok();
 }
 
@@ -189,8 +225,9 @@ std::string NamesTsv(const std::vector<std::string>& names, const char* header) 
 }  // namespace
 
 Result<MfImport> ImportMf(const MfImportOptions& o) {
-  if (!(o.test_share >= 0 && o.test_share < 1))
-    return Status::Error("--test-share must be in [0, 1)");
+  if (!(o.test_share > 0 && o.test_share < 1))
+    return Status::Error(
+        "--test-share must be in (0, 1): the test ratings are what measures quality");
   Result<LineReader> r = LineReader::Open(o.file);
   if (!r.ok()) return r.status();
   MfImport out;
@@ -203,7 +240,7 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
     any = true;
     Status s = Lower(line.substr(0, 14)) == "%%matrixmarket"
                    ? ReadMatrixMarket(*r, line, &cells, &*out.meta)
-                   : ReadSeparated(*r, line, &cells, &*out.meta);
+                   : ReadSeparated(*r, line, &cells, &*out.meta, &out.header, &out.header_line);
     if (!s.ok()) return s;
     break;
   }
@@ -212,12 +249,24 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
   out.data.rows = static_cast<uint32_t>(cells.users.size());
   out.data.cols = static_cast<uint32_t>(cells.items.size());
   Split(cells.all, out.data.rows, out.data.cols, o.test_share, o.seed, &out.data);
+  if (out.data.test.empty())
+    return Status::Error(
+        o.file + ": the test split is empty: of " + std::to_string(cells.all.size()) +
+        " ratings, " +
+        (std::llround(o.test_share * static_cast<double>(cells.all.size())) == 0
+             ? "--test-share " + Number(o.test_share) + " holds out none"
+             : std::string("none can be held out (a test rating's user and item must both keep "
+                           "a training rating)")) +
+        "; the test ratings are what measures quality: give more ratings or a larger "
+        "--test-share");
+  out.duplicates = cells.duplicates;
   out.users = std::move(cells.users);
   out.items = std::move(cells.items);
   out.meta["rows"] = out.data.rows;
   out.meta["cols"] = out.data.cols;
   out.meta["train"] = out.data.train.size();
   out.meta["test"] = out.data.test.size();
+  out.meta["duplicates"] = cells.duplicates;
   out.meta["test_share"] = o.test_share;
   out.meta["seed"] = o.seed;
   return out;

@@ -7,16 +7,21 @@
 //   a line containing "::"  MovieLens ratings.dat: user::item::rating[::timestamp];
 //   a line containing TAB   TSV: user<TAB>item<TAB>rating[<TAB>timestamp];
 //   a line containing ','   CSV: user,item,rating[,timestamp] (MovieLens ratings.csv).
-// Separated files may start with one header row (a first line whose rating
-// field is not a number, e.g. `userId,movieId,rating,timestamp`); every line
-// has the first line's field count; empty lines and lines starting with '#'
-// are skipped. User and item names (any non-empty strings; MatrixMarket's
-// indices) get dense row and column ids in first-seen order.
-// Held out: a seeded `test_share` of ratings whose user and item both keep a
-// training rating (so every test cell has trained factors).
-// Errors: "FILE:LINE: what is wrong" (wrong field count, a rating that is not
-// a finite number, an index outside the size line, an entry count that
-// differs from the size line's). Threading: plain functions.
+// Separated files (CSV, TSV) may start with one header row, a first line
+// whose fields all look like column names (a letter first, e.g.
+// `userId,movieId,rating,timestamp`); a first line with a malformed rating
+// (`1,1,4x`) is an error like any other line. Every line has the first
+// line's field count; an empty field is an error; empty lines and lines
+// starting with '#' are skipped. User and item names (any non-empty
+// strings; MatrixMarket's indices) get dense row and column ids in
+// first-seen order. A repeated (user, item) keeps its first rating; the
+// others are dropped and counted (meta duplicates).
+// Held out: a seeded `test_share` (in (0, 1)) of ratings whose user and
+// item both keep a training rating (so every test cell has trained factors).
+// Errors: "FILE:LINE: what is wrong" (wrong field count, an empty field, a
+// rating that is not a finite number, an index outside the size line, an
+// entry count that differs from the size line's), and an empty test split
+// (nothing would measure quality), saying why. Threading: plain functions.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +37,7 @@ namespace augur {
 
 struct MfImportOptions {
   std::string file;
-  double test_share = 0.1;  // in [0, 1)
+  double test_share = 0.1;  // in (0, 1)
   uint64_t seed = 1;
 };
 
@@ -40,6 +45,9 @@ struct MfImport {
   MfDataset data;
   std::vector<std::string> users, items;  // row id -> name, column id -> name
   JsonValue meta;                         // format, counts, source, header, split
+  std::string header;                     // the header row skipped, if any
+  uint64_t header_line = 0;               // its line number
+  uint64_t duplicates = 0;                // repeated (user, item) ratings dropped
 };
 
 Result<MfImport> ImportMf(const MfImportOptions& options);

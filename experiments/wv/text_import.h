@@ -15,12 +15,10 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "experiments/data/utf8.h"
 #include "experiments/wv/corpus_builder.h"
 
 namespace augur {
-
-// Returns the byte offset of the first invalid UTF-8 sequence, or npos.
-size_t FindInvalidUtf8(std::string_view text);
 
 // Reads every line of `files` into out; returns the lines read.
 Result<uint64_t> ImportText(const std::vector<std::string>& files, CorpusBuilder* out);

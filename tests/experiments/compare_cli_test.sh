@@ -5,13 +5,19 @@
 #            speed-ups, report.md has its tables, both PNGs are drawn
 #   predict  tcp compare: calibrates, each TCP run has the simulator's prediction beside it;
 #            a sim compare with --costs charges the calibrated worker cost and says so
-#   baseline a second compare reusing earlier baseline runs (--baseline A,B) on loopback
+#   baseline a second compare reusing earlier baseline runs (--baseline A,B) on loopback; a
+#            baseline file that is not a result, has a field of the wrong type or a negative
+#            value, or trained other epochs, flags or data is refused with one line, exit 2
 #   kge      kge on WordNet cut to 5000 training triples, classic and adaptive at 2 nodes x 4
 #            workers in the simulator: runs to the end with a test MRR in results.csv
 #            (regression: negatives kept in a thread_local were overwritten by other simulated
 #            workers, which share one OS thread, aborting with "was not pulled in this batch")
-#   failure  a run that fails (an unknown sim platform) fails compare, naming the run and
-#            quoting its error; bad usage is exit code 2 with one line
+#   failure  flags a run would refuse (an unknown sim platform, a bad --lr, an unknown flag)
+#            are refused before any run starts, one line, exit code 2; a run that fails (a
+#            simulated node failure) fails compare, naming the run and quoting its error; bad
+#            usage is exit code 2 with one line; a comparison where every run diverged exits 1
+#            saying nothing converged, its report written; plot_compare.py on a corrupted
+#            results.csv is one line naming the file, line and column, exit code 2
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -127,19 +133,44 @@ assert len(r['quality_runs'].split(';')) == 2, r['quality_runs']" "$work/c/resul
     fail "the baseline's quality is not that of its two runs: $(col "$work/c/results.csv" quality_runs)"
   [[ -n $(col "$work/c/results.csv" seconds_per_sample_one_thread | cut -d';' -f1) ]] ||
     fail "the one-thread run's time per sample is missing"
-  # refused EPOCHS BASELINE TEXT WHAT: compare exits 1 with a message containing TEXT.
+  # refused EPOCHS BASELINE TEXT WHAT [FLAGS...]: compare exits 2 with one line containing
+  # TEXT, and runs nothing.
   refused() {
+    local epochs=$1 baseline=$2 text=$3 what=$4
+    shift 4
+    rm -rf "$work/e"
     set +e
-    "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs "$1" \
-      --baseline "$2" --out "$work/e" > /dev/null 2> "$work/err"
+    "$augur" compare --backend loopback --policies nups --nodes 2 "${tiny[@]}" --epochs "$epochs" \
+      --baseline "$baseline" "$@" --out "$work/e" > /dev/null 2> "$work/err"
     local code=$?
     set -e
-    [[ $code == 1 ]] || fail "$4 was accepted (exit $code)"
-    grep -qF "$3" "$work/err" || { cat "$work/err"; fail "unclear message for $4"; }
+    [[ $code == 2 ]] || { cat "$work/err"; fail "$what was accepted (exit $code)"; }
+    [[ $(wc -l < "$work/err") == 1 ]] || { cat "$work/err"; fail "$what: not one line"; }
+    grep -qF -- "$text" "$work/err" || { cat "$work/err"; fail "unclear message for $what"; }
+    [[ ! -e $work/e/runs ]] || fail "$what: a run was started"
   }
   refused 2 "$work/s/result.json," "an empty file name" "an empty --baseline item"
   refused 3 "$work/s/result.json" "is not an \`augur single\` run of mf for 3 epochs" \
     "a baseline of other epochs"
+  echo '[1, 2, 3]' > "$work/array.json"
+  refused 2 "$work/array.json" "not a result.json (a JSON object), but a array" "a JSON array"
+  edit() {  # edit OUT PYTHON: s/result.json with j changed by PYTHON, into OUT
+    /usr/bin/python3 -c "import json,sys; j=json.load(open(sys.argv[1])); $2; json.dump(j, open(sys.argv[3], 'w'))" \
+      "$work/s/result.json" "$2" "$1"
+  }
+  edit "$work/str.json" 'j["samples"] = "many"'
+  refused 2 "$work/str.json" "field 'samples' must be a finite number >= 0, got \"many\"" \
+    "a field of the wrong type"
+  edit "$work/neg.json" 'j["quality"]["test_rmse"] = -5'
+  refused 2 "$work/neg.json" "field 'quality.test_rmse' must be a finite number >= 0" \
+    "a negative quality"
+  edit "$work/cpu.json" 'j["epoch_cpu_seconds"] = [-1]'
+  refused 2 "$work/cpu.json" "field 'epoch_cpu_seconds' must hold finite seconds >= 0" \
+    "a negative epoch time"
+  edit "$work/data.json" 'j["config"]["data_dir"] = "elsewhere"'
+  refused 2 "$work/data.json" 'ran with data "elsewhere"' "a baseline of other data"
+  refused 2 "$work/s/result.json" "ran with mf.learning_rate 0.02, this comparison with 0.05 (--lr)" \
+    "a baseline of another learning rate" --lr 0.05
   ;;
 kge)
   "$augur" data wordnet --out "$work/wn" > /dev/null
@@ -153,14 +184,66 @@ kge)
   done
   ;;
 failure)
+  # Flags a run would refuse: refused before anything runs (the baseline included).
+  for bad in "--platform nosuch.xml" "--lr abc" "--bogus-flag 3"; do
+    rm -rf "$work/c"
+    set +e
+    # shellcheck disable=SC2086  # $bad is two words
+    "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 2 $bad \
+      --no-plots --out "$work/c" > "$work/out" 2> "$work/err"
+    code=$?
+    set -e
+    [[ $code == 2 ]] || { cat "$work/err"; fail "$bad gave exit code $code, not 2"; }
+    [[ $(wc -l < "$work/err") == 1 ]] || { cat "$work/err"; fail "$bad: not one line"; }
+    grep -q "the flags of run sim-adaptive-n2 (\`augur sim\`) are refused" "$work/err" ||
+      { cat "$work/err"; fail "$bad: the run is not named"; }
+    grep -qF -- "${bad%% *}" "$work/err" || grep -qF -- "${bad##* }" "$work/err" ||
+      { cat "$work/err"; fail "$bad: the flag is not named"; }
+    [[ ! -e $work/c/runs ]] || fail "$bad: a run was started"
+  done
+  rm -rf "$work/c"
   set +e
-  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 2 --platform nosuch.xml \
+  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 2 --fail-node 1@1us \
     --no-plots --out "$work/c" > "$work/out" 2> "$work/err"
   code=$?
   set -e
   [[ $code == 1 ]] || { cat "$work/err"; fail "a failing run gave exit code $code, not 1"; }
   grep -q "run sim-adaptive-n2 failed (exit code" "$work/err" || { cat "$work/err"; fail "the run is not named"; }
-  grep -q "nosuch.xml" "$work/err" || { cat "$work/err"; fail "the run's own error is not quoted"; }
+  grep -q "node 1 failed" "$work/err" || { cat "$work/err"; fail "the run's own error is not quoted"; }
+  # Every run diverges (ratings of +-1e30): exit 1, nothing converged, the report written.
+  /usr/bin/python3 -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    for u in range(30):
+        for i in range(20):
+            if (u + i) % 3: f.write('%d,%d,%s\n' % (u, i, '1e30' if (u * i) % 2 else '-1e30'))" "$work/huge.csv"
+  "$augur" data mf --in "$work/huge.csv" --out "$work/huge" > /dev/null
+  set +e
+  "$augur" compare --backend sim --workload mf --data "$work/huge" --policies adaptive --nodes 2 \
+    --workers 1 --epochs 1 --worker-cost baseline --no-plots --out "$work/div" > /dev/null 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 1 ]] || { cat "$work/err"; fail "an all-diverged comparison gave exit code $code, not 1"; }
+  [[ $(tail -1 "$work/err") == "augur: nothing converged: every run, the baseline included, diverged"* ]] ||
+    { cat "$work/err"; fail "an all-diverged comparison does not say nothing converged"; }
+  [[ -s $work/div/report.md ]] || fail "no report of the diverged comparison"
+  # plot_compare.py on a corrupted results.csv: one line naming file, line and column.
+  "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 1 \
+    --worker-cost baseline --no-plots --out "$work/p" > /dev/null 2>&1 || fail "a plain compare failed"
+  plot=$(dirname "$0")/../../experiments/compare/plot_compare.py
+  /usr/bin/python3 - "$work/p/results.csv" "$work/bad.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows[2][rows[0].index("speedup_over_single")] = "abc"
+csv.writer(open(sys.argv[2], "w", newline="")).writerows(rows)
+PY
+  set +e
+  /usr/bin/python3 "$plot" "$work/bad.csv" "$work/p" > /dev/null 2> "$work/err"
+  code=$?
+  set -e
+  [[ $code == 2 ]] || { cat "$work/err"; fail "plot_compare.py on a bad cell exited $code, not 2"; }
+  [[ $(cat "$work/err") == "plot_compare.py: $work/bad.csv:3: column 'speedup_over_single' must be a number, got 'abc'" ]] ||
+    { cat "$work/err"; fail "plot_compare.py's message on a bad cell"; }
   set +e
   "$augur" compare --backend sim --policies adaptive,lapse --nodes 2 --out "$work/d" 2> "$work/err"
   code=$?

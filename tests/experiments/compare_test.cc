@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "experiments/compare/baseline_check.h"
 #include "experiments/compare/compare_plan.h"
 #include "experiments/compare/compare_record.h"
 #include "experiments/compare/report_writer.h"
@@ -390,6 +391,118 @@ TEST_CASE("csv: flattened fields, joined arrays, quoting, stable columns", "[com
   REQUIRE(q != header.end());
   CHECK(std::is_sorted(std::find(header.begin(), header.end(), "machine") + 1, header.end()));
   CHECK(table[1][3] == "single");
+}
+
+// --- a --baseline file -------------------------------------------------------
+
+// A result.json of `augur single --workload mf --data d --epochs 2`, trimmed.
+nlohmann::json SingleMfRun() {
+  return {
+      {"backend", "single"},
+      {"workload", "mf"},
+      {"epochs", 2},
+      {"workers_per_node", 1},
+      {"samples", 2000},
+      {"seed", 1},
+      {"epoch_seconds", {0.5, 0.5}},
+      {"epoch_cpu_seconds", {0.5, 0.5}},
+      {"diverged", false},
+      {"quality", {{"test_rmse", 0.9}}},
+      {"config",
+       {{"data_dir", "d"},
+        {"seed", 1},
+        {"mf", {{"rank", 32}, {"learning_rate", 0.02f}, {"compute_seconds_per_sample", 1e-7}}}}}};
+}
+
+TEST_CASE("a --baseline file of another shape or with bad values is one line naming the field",
+          "[compare]") {
+  CHECK(CheckBaselineFields(SingleMfRun(), "b.json", "mf").ok());
+  CHECK_THAT(CheckBaselineFields(nlohmann::json::array({1, 2, 3}), "b.json", "mf").message(),
+             Catch::Equals("--baseline b.json: not a result.json (a JSON object), but a array"));
+  CHECK_THAT(CheckBaselineFields(SingleMfRun(), "b.json", "kge").message(),
+             Catch::Contains("is not an `augur single` run of kge"));
+  struct Case {
+    const char* field;
+    nlohmann::json value;
+    const char* what;
+  };
+  const Case cases[] = {
+      {"samples", "many", "field 'samples' must be a finite number >= 0, got \"many\""},
+      {"epochs", -1, "field 'epochs' must be a positive integer"},
+      {"workers_per_node", "two", "field 'workers_per_node' must be a positive integer"},
+      {"epoch_seconds", {-1.0}, "field 'epoch_seconds' must hold finite seconds >= 0, got -1"},
+      {"epoch_seconds", nlohmann::json::array(), "field 'epoch_seconds' must be a non-empty"},
+      {"epoch_cpu_seconds", {"x"}, "field 'epoch_cpu_seconds' must hold finite seconds"},
+      {"diverged", "no", "field 'diverged' must be true or false"},
+      {"quality", {{"test_rmse", -5}}, "field 'quality.test_rmse' must be a finite number >= 0"},
+      {"quality", {{"test_rmse", "abc"}}, "field 'quality.test_rmse' must be a finite number"},
+      {"config", 3, "field 'config' must be an object"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json run = SingleMfRun();
+    run[c.field] = c.value;
+    INFO(c.field << " = " << c.value.dump());
+    CHECK_THAT(CheckBaselineFields(run, "b.json", "mf").message(),
+               Catch::StartsWith("--baseline b.json: ") && Catch::Contains(c.what));
+  }
+  nlohmann::json unmeasured = SingleMfRun();  // --no-eval: no quality is fine
+  unmeasured.erase("quality");
+  CHECK(CheckBaselineFields(unmeasured, "b.json", "mf").ok());
+}
+
+TEST_CASE("a --baseline file must have trained the same data, seed, options and epochs",
+          "[compare]") {
+  nlohmann::json want = SingleMfRun()["config"];
+  want["mf"]["compute_seconds_per_sample"] = 5e-8;  // a single run does not use it
+  const BaselineExpectation e{"mf", 2, &want};
+  CHECK(CheckBaselineSetup(SingleMfRun(), "b.json", e, false).ok());
+  nlohmann::json other = SingleMfRun();
+  other["config"]["data_dir"] = "elsewhere";
+  CHECK_THAT(CheckBaselineSetup(other, "b.json", e, false).message(),
+             Catch::Contains("ran with data \"elsewhere\", this comparison with \"d\" (--data)"));
+  other = SingleMfRun();
+  other["config"]["data_dir"] = "./d/";  // the same directory, spelt otherwise
+  CHECK(CheckBaselineSetup(other, "b.json", e, false).ok());
+  other = SingleMfRun();
+  other["config"]["mf"]["learning_rate"] = 0.5;
+  CHECK_THAT(CheckBaselineSetup(other, "b.json", e, false).message(),
+             Catch::Contains("ran with mf.learning_rate 0.5") && Catch::Contains("(--lr)"));
+  other = SingleMfRun();
+  other["config"]["mf"]["rank"] = 8;
+  CHECK_THAT(CheckBaselineSetup(other, "b.json", e, false).message(), Catch::Contains("(--dim)"));
+  other = SingleMfRun();
+  other["config"]["seed"] = 7;
+  CHECK_THAT(CheckBaselineSetup(other, "b.json", e, false).message(), Catch::Contains("(--seed)"));
+  other = SingleMfRun();
+  other["epochs"] = 1;
+  CHECK_THAT(CheckBaselineSetup(other, "b.json", e, false).message(),
+             Catch::Contains("is not an `augur single` run of mf for 2 epochs"));
+  CHECK(CheckBaselineSetup(other, "b.json", e, /*timing=*/true).ok());  // its epochs do not matter
+}
+
+TEST_CASE("a diverged baseline is told apart from a diverged run", "[compare]") {
+  CompareRecord base;
+  base.baseline = true;
+  base.result = SingleMfRun();
+  CHECK_FALSE(BaselineDiverged(base));
+  nlohmann::json diverged = SingleMfRun();
+  diverged["diverged"] = true;
+  base.baseline_repeats.push_back(diverged);
+  CHECK(BaselineDiverged(base));
+
+  CompareRecord run;
+  run.result = SingleMfRun();
+  CompareRecord good_base = base;
+  good_base.baseline_repeats.clear();
+  CHECK(ConvergenceOf({good_base, run}, "r.md").ok());
+  run.result["diverged"] = true;
+  CHECK(ConvergenceOf({good_base, run}, "r.md").ok());  // a policy that diverges is a finding
+  CHECK_THAT(ConvergenceOf({base, run}, "r.md").message(),
+             Catch::StartsWith("the baseline diverged, so the speed-ups and quality ratios"));
+  base.result["diverged"] = true;
+  CHECK_THAT(ConvergenceOf({base, run}, "r.md").message(),
+             Catch::StartsWith("nothing converged: every run, the baseline included, diverged "
+                               "(r.md)"));
 }
 
 }  // namespace

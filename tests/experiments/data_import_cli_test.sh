@@ -84,6 +84,8 @@ ok "MatrixMarket imported and trained"
   done
 } > "$work/in/ratings.csv"
 "$augur" data mf --in "$work/in/ratings.csv" --test-share 0.2 --seed 4 --out "$work/ml" > "$work/ml.log"
+grep -qF "skipped the header row $work/in/ratings.csv:1: userId,movieId,rating,timestamp" "$work/ml.log" ||
+  { cat "$work/ml.log"; fail "ratings.csv: the skipped header is not told"; }
 [ "$(json "$work/ml/meta.json" 'j["header"], j["rows"], j["train"] + j["test"]')" = "(True, 40, 240)" ] ||
   fail "ratings.csv: $(cat "$work/ml/meta.json")"
 "$augur" "${single[@]}" --workload mf --data "$work/ml" --out "$work/r-ml" > "$work/log" ||
@@ -109,9 +111,77 @@ expect_refused 2 "^augur: $work/in/bad.csv:2: rating 'good' is not a finite numb
 printf 'ok line here\n\xff\xfe\n' > "$work/in/bad.txt"
 expect_refused 2 "^augur: $work/in/bad.txt:2: not valid UTF-8" \
   "$augur" data text --in "$work/in/bad.txt" --out "$work/bad-text"
+# A malformed first line is not a header: the same FILE:LINE error as on any other line.
+for first in '1,1,4x' '1,1,1e40' '1,1,0x10'; do
+  printf '%s\n1,2,3\n2,1,4\n' "$first" > "$work/in/first.csv"
+  expect_refused 2 "^augur: $work/in/first.csv:1: rating '${first##*,}' is not a finite number$" \
+    "$augur" data mf --in "$work/in/first.csv" --out "$work/bad-mm"
+done
+printf '1::1::4x\n1::2::3\n' > "$work/in/first.dat"
+expect_refused 2 "^augur: $work/in/first.dat:1: rating '4x'" \
+  "$augur" data mf --in "$work/in/first.dat" --out "$work/bad-mm"
+printf '1,1,4,\n1,2,3,5\n' > "$work/in/empty4.csv"
+expect_refused 2 "^augur: $work/in/empty4.csv:1: timestamp \(the 4th field\) is empty" \
+  "$augur" data mf --in "$work/in/empty4.csv" --out "$work/bad-mm"
+printf 'a\tr\tb\nb\tr\t\xff\n' > "$work/in/bad-utf8.tsv"
+expect_refused 2 "^augur: $work/in/bad-utf8.tsv:2: not valid UTF-8" \
+  "$augur" data kg --train "$work/in/bad-utf8.tsv" --split 0,1 --out "$work/bad-kg"
+# An empty test split measures nothing: refused, saying how to get one.
+expect_refused 2 "the test split is empty: --split V,0" \
+  "$augur" data kg --train "$work/in/train.tsv" --split 0,0 --out "$work/bad-kg"
+printf 'a\tr\tb\n' > "$work/in/one.tsv"
+expect_refused 2 "none of the 1 training triples can be held out" \
+  "$augur" data kg --train "$work/in/one.tsv" --split 5,5 --out "$work/bad-kg"
+printf '1::1::5\n1::2::3\n2::1::4\n' > "$work/in/three.dat"
+expect_refused 2 "the test split is empty: of 3 ratings, --test-share 0.1 holds out none" \
+  "$augur" data mf --in "$work/in/three.dat" --out "$work/bad-mm"
+expect_refused 2 "^augur: error: --test-share must be in \(0, 1\)" \
+  "$augur" data mf --in "$work/in/ratings.csv" --test-share 0 --out "$work/bad-mm"
+expect_refused 2 "^augur: error: --test-share must be in \(0, 1\)" \
+  "$augur" data mf --rows 10 --cols 10 --nnz 50 --test-share 0 --out "$work/bad-mm"
+# Each generator flag is named on its own.
+expect_refused 2 "^augur: error: --rank must be in \[1, 16384\]$" \
+  "$augur" data mf --rows 10 --cols 10 --nnz 50 --rank 0 --out "$work/bad-mm"
+expect_refused 2 "^augur: error: --noise must be a finite number >= 0" \
+  "$augur" data mf --rows 10 --cols 10 --nnz 50 --noise -1 --out "$work/bad-mm"
 leftovers=$(find "$work" -maxdepth 1 -name 'bad-*')
 [ -z "$leftovers" ] || fail "a failed import left $leftovers"
 ok "bad files: exit 2 with FILE:LINE, no output directory"
+
+# --- byte-order marks, spaces around names, header rows, repeated cells --------------
+{
+  printf '\xef\xbb\xbf'
+  for u in $(seq 1 12); do for i in 1 2 3 4 5; do echo "$u,$i,$(( (u + i) % 5 + 1 ))"; done; done
+  echo '3,4,1'
+} > "$work/in/bom.csv"
+"$augur" data mf --in "$work/in/bom.csv" --out "$work/bom" > "$work/bom.log"
+[ "$(json "$work/bom/meta.json" 'j["rows"], j["duplicates"]')" = "(12, 1)" ] ||
+  fail "mf with a BOM: $(cat "$work/bom/meta.json")"
+grep -q '1 repeated (user, item) ratings dropped' "$work/bom.log" || fail "repeated ratings not told"
+{
+  printf '\xef\xbb\xbfhead\trelation\ttail\n'
+  sed 's/\t/ \t /g' "$work/in/train.tsv"  # every name with spaces around it
+} > "$work/in/spaced.tsv"
+"$augur" data kg --train "$work/in/spaced.tsv" --split 5,5 --out "$work/spaced" > "$work/spaced.log"
+grep -qF "skipped the header row $work/in/spaced.tsv:1" "$work/spaced.log" || fail "kg header not told"
+[ "$(json "$work/spaced/meta.json" 'j["entities"], j["relations"], j["train"] + j["valid"] + j["test"]')" = "(60, 2, 120)" ] ||
+  fail "kg with spaces: $(cat "$work/spaced/meta.json")"
+[ "$(sed -n 2p "$work/spaced/entities.tsv" | cut -f2)" = "Q0" ] || fail "kg: spaces kept around Q0"
+# A training run refuses an mf directory whose meta.json is not what its files are.
+cp -r "$work/ml" "$work/ml-edited"
+printf '0\t0\t3\n' >> "$work/ml-edited/train.tsv"
+set +e
+"$augur" "${single[@]}" --workload mf --data "$work/ml-edited" --out "$work/r-bad" > /dev/null 2> "$work/err"
+set -e
+grep -q "meta.json: 'train' is [0-9]* but $work/ml-edited/train.tsv has" "$work/err" ||
+  { cat "$work/err"; fail "an edited mf directory was read"; }
+sed -i 's/augur-mf-1/augur-kg-1/' "$work/ml/meta.json"
+set +e
+"$augur" "${single[@]}" --workload mf --data "$work/ml" --out "$work/r-bad" > /dev/null 2> "$work/err"
+set -e
+grep -q 'format "augur-kg-1" is not an mf directory' "$work/err" ||
+  { cat "$work/err"; fail "an mf directory of another format was read"; }
+ok "BOM, spaces, header rows, repeated cells, mf directory checks"
 
 # --- augur data --help describes every format -----------------------------------------
 "$augur" data --help > "$work/help"

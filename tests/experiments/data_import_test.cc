@@ -138,9 +138,63 @@ TEST_CASE("kg import rejects malformed lines with FILE:LINE", "[data][import]") 
   CHECK(StartsWith(ImportKg(o).status().message(), "cannot open " + d.File("missing.tsv")));
 }
 
+TEST_CASE("kg import: spaces, byte-order mark, header row, UTF-8, empty test split",
+          "[data][import]") {
+  TempDir d("kg-edges");
+  d.Write("train.tsv",
+          "\xEF\xBB\xBF"
+          "head\trelation\ttail\n"
+          "a\tr\tb\n"
+          " a \tr \t c\n"
+          "b\tr\tc\n"
+          "c\tr\ta\n");
+  d.Write("test.tsv", "Head\tRelation\tTail\nb\tr\ta\n");
+  KgImportOptions o;
+  o.train_file = d.File("train.tsv");
+  o.valid_file = d.File("test.tsv");
+  o.test_file = d.File("test.tsv");
+  Result<KgDataset> kg = ImportKg(o);
+  INFO(kg.status().message());
+  REQUIRE(kg.ok());
+  CHECK(kg->entity_names == std::vector<std::string>{"a", "b", "c"});
+  CHECK(kg->relation_names == std::vector<std::string>{"r"});
+  CHECK(kg->train.size() == 4);
+  CHECK(kg->test.size() == 1);
+  CHECK(kg->meta["headers_skipped"] == nlohmann::json{d.File("train.tsv") + ":1",
+                                                      d.File("test.tsv") + ":1",
+                                                      d.File("test.tsv") + ":1"});
+
+  d.Write("bad.tsv", "a\tr\tb\na\tr\t\xC3\x28\n");
+  o.train_file = d.File("bad.tsv");
+  CHECK_THAT(ImportKg(o).status().message(),
+             Catch::StartsWith(d.File("bad.tsv") + ":2: not valid UTF-8 (byte 5"));
+  d.Write("blank.tsv", "a\t  \tb\n");
+  o.train_file = d.File("blank.tsv");
+  CHECK_THAT(ImportKg(o).status().message(), Catch::Contains(":1: relation is empty"));
+
+  // Every test triple dropped: nothing would measure quality.
+  o.train_file = d.File("train.tsv");
+  d.Write("nobody.tsv", "x\tr\ty\n");
+  o.test_file = d.File("nobody.tsv");
+  CHECK_THAT(ImportKg(o).status().message(), Catch::Contains("the test split is empty"));
+  KgImportOptions split;
+  split.train_file = d.File("train.tsv");
+  split.split_valid = 1;
+  split.split_test = 0;
+  CHECK_THAT(ImportKg(split).status().message(),
+             Catch::Contains("the test split is empty: --split V,0"));
+  d.Write("one.tsv", "a\tr\tb\n");  // a held-out triple would take a and b out of training
+  split.train_file = d.File("one.tsv");
+  split.split_valid = 0;
+  split.split_test = 5;
+  CHECK_THAT(ImportKg(split).status().message(),
+             Catch::Contains("none of the 1 training triples can be held out"));
+}
+
 // --- ratings -----------------------------------------------------------------
 
-Result<MfImport> ImportRatings(const TempDir& d, const std::string& text, double share = 0) {
+// The default share holds out one rating of the small files below.
+Result<MfImport> ImportRatings(const TempDir& d, const std::string& text, double share = 0.3) {
   d.Write("ratings", text);
   return ImportMf({d.File("ratings"), share, 1});
 }
@@ -161,12 +215,15 @@ TEST_CASE("mf import reads MatrixMarket coordinate files", "[data][import]") {
   CHECK(m->data.cols == 2);  // items 7 and 1
   CHECK(m->users == std::vector<std::string>{"2", "5"});
   CHECK(m->items == std::vector<std::string>{"7", "1"});
-  REQUIRE(m->data.train.size() == 3);
-  CHECK(m->data.test.empty());
-  Result<MfImport> i =
-      ImportRatings(d, "%%matrixmarket MATRIX coordinate integer general\n1 1 1\n1 1 5\n");
+  CHECK(m->data.train.size() == 2);
+  REQUIRE(m->data.test.size() == 1);  // the one whose user and item keep a training rating
+  CHECK(m->data.test[0].value == 3);
+  Result<MfImport> i = ImportRatings(
+      d, "%%matrixmarket MATRIX coordinate integer general\n2 2 3\n1 1 5\n1 2 4\n2 1 3\n");
+  INFO(i.status().message());
   REQUIRE(i.ok());
-  CHECK(i->data.train[0].value == 5);
+  REQUIRE(i->data.test.size() == 1);
+  CHECK(i->data.test[0].value == 5);
 }
 
 TEST_CASE("mf import rejects bad MatrixMarket files with FILE:LINE", "[data][import]") {
@@ -214,10 +271,13 @@ TEST_CASE("mf import reads MovieLens ratings.csv and ratings.dat", "[data][impor
   CHECK(c->meta["header"] == true);
   CHECK(c->users == std::vector<std::string>{"1", "7"});
   CHECK(c->items == std::vector<std::string>{"31", "1029", "10"});
-  REQUIRE(c->data.train.size() == 4);
-  CHECK(c->data.train[0].value == 2.5f);
-  CHECK(c->data.train[2].row == 1);
-  CHECK(c->data.train[2].col == 0);
+  CHECK(c->header == "userId,movieId,rating,timestamp");
+  CHECK(c->header_line == 1);
+  CHECK(c->data.train.size() + c->data.test.size() == 4);
+  float sum = 0;
+  for (const auto* split : {&c->data.train, &c->data.test})
+    for (const Rating& r : *split) sum += r.value;
+  CHECK(sum == 14.5f);
 
   Result<MfImport> dat =
       ImportRatings(d, "1::1193::5::978300760\n1::661::3::978302109\n2::1193::4::1\n");
@@ -226,7 +286,7 @@ TEST_CASE("mf import reads MovieLens ratings.csv and ratings.dat", "[data][impor
   CHECK(dat->meta["header"] == false);
   CHECK(dat->data.rows == 2);
   CHECK(dat->data.cols == 2);
-  CHECK(dat->data.train.size() == 3);
+  CHECK(dat->data.train.size() + dat->data.test.size() == 3);
 }
 
 TEST_CASE("mf import reads TSV and headerless CSV, splits by seed", "[data][import]") {
@@ -235,8 +295,9 @@ TEST_CASE("mf import reads TSV and headerless CSV, splits by seed", "[data][impo
   REQUIRE(t.ok());
   CHECK(t->meta["input_format"] == "TSV");
   CHECK(t->meta["header"] == false);
-  CHECK(t->data.train.size() == 3);
-  CHECK(t->data.train[0].value == 1.0f);  // the first line is data, not a header
+  CHECK(t->data.train.size() == 2);
+  REQUIRE(t->data.test.size() == 1);
+  CHECK(t->data.test[0].value == 1.0f);  // the first line is data, not a header
 
   std::ostringstream csv;
   for (int u = 0; u < 40; ++u)
@@ -275,6 +336,16 @@ TEST_CASE("mf import rejects bad separated lines with FILE:LINE", "[data][import
       {"1::2::3\n1::2::3::4::5\n", ":2: ", "expected 3 fields"},
       {"1\t\t3\n", ":1: ", "item is empty"},
       {"1 2 3\n", ":1: ", "cannot tell the format"},
+      // A malformed rating on the first line is not a header (B5).
+      {"1,1,4x\n1,2,3\n", ":1: ", "rating '4x' is not a finite number"},
+      {"1,1,1e40\n1,2,3\n", ":1: ", "rating '1e40' is not a finite number"},
+      {"1,1,0x10\n1,2,3\n", ":1: ", "rating '0x10' is not a finite number"},
+      {"1,2,good\n1,3,4\n", ":1: ", "rating 'good' is not a finite number"},
+      {"u,i,nan\nu,j,3\n", ":1: ", "rating 'nan' is not a finite number"},
+      {"1::1::4x\n1::2::3\n", ":1: ", "rating '4x' is not a finite number"},
+      {"user::item::rating\n1::2::3\n", ":1: ", "rating 'rating' is not"},  // '::': no header
+      {"1,1,4,\n", ":1: ", "timestamp (the 4th field) is empty"},
+      {"1,1,4,5\n1,2,3,\n", ":2: ", "timestamp (the 4th field) is empty"},
   };
   for (const Case& c : cases) {
     Result<MfImport> m = ImportRatings(d, c.text);
@@ -286,6 +357,78 @@ TEST_CASE("mf import rejects bad separated lines with FILE:LINE", "[data][import
   }
   CHECK_FALSE(ImportRatings(d, "userId,movieId,rating\n").ok());  // header only: no ratings
   CHECK_FALSE(ImportMf({d.File("ratings"), 1.0, 1}).ok());        // share out of range
+}
+
+TEST_CASE("mf import: header rows of column names, quoted or not, are skipped and told",
+          "[data][import]") {
+  TempDir d("mf-header");
+  for (const std::string header :
+       {"userId,movieId,rating,timestamp", "\"user_id\",\"item_id\",\"Rating\",\"ts\""}) {
+    Result<MfImport> m =
+        ImportRatings(d, "# exported\n" + header + "\n1,1,4,1\n1,2,3,2\n2,1,5,3\n2,2,1,4\n");
+    INFO(m.status().message());
+    REQUIRE(m.ok());
+    CHECK(m->header == header);
+    CHECK(m->header_line == 2);
+    CHECK(m->data.train.size() + m->data.test.size() == 4);
+  }
+}
+
+TEST_CASE("mf import: a byte-order mark, repeated cells, an empty test split", "[data][import]") {
+  TempDir d("mf-edges");
+  Result<MfImport> bom = ImportRatings(d,
+                                       "\xEF\xBB\xBF"
+                                       "1,1,4\n1,2,3\n2,1,5\n2,2,1\n");
+  INFO(bom.status().message());
+  REQUIRE(bom.ok());
+  CHECK(bom->users == std::vector<std::string>{"1", "2"});  // not "\ufeff1" and "1"
+  Result<MfImport> dup = ImportRatings(d, "a,x,1\na,x,2\na,y,3\nb,x,4\nb,y,5\na,x,9\n");
+  REQUIRE(dup.ok());
+  CHECK(dup->duplicates == 2);
+  CHECK(dup->meta["duplicates"] == 2);
+  CHECK(dup->data.train.size() + dup->data.test.size() == 4);
+  float ax = -1;  // the first rating of (a, x) is kept
+  for (const auto* split : {&dup->data.train, &dup->data.test})
+    for (const Rating& r : *split)
+      if (r.row == 0 && r.col == 0) ax = r.value;
+  CHECK(ax == 1);
+  // No rating can be held out: refused, saying why and what to do.
+  Result<MfImport> tiny = ImportRatings(d, "1::1::5\n1::2::3\n2::3::4\n");
+  REQUIRE_FALSE(tiny.ok());
+  CHECK_THAT(tiny.status().message(),
+             Catch::Contains("the test split is empty") && Catch::Contains("none can be held out"));
+  Result<MfImport> few = ImportRatings(d, "a,x,1\na,y,2\nb,x,3\nb,y,4\n", 0.01);
+  REQUIRE_FALSE(few.ok());
+  CHECK_THAT(few.status().message(), Catch::Contains("--test-share 0.01 holds out none"));
+  CHECK_THAT(ImportRatings(d, "a,x,1\na,y,2\nb,x,3\nb,y,4\n", 0).status().message(),
+             Catch::Contains("--test-share must be in (0, 1)"));
+}
+
+TEST_CASE("mf reader: meta.json's format and counts must match the directory", "[data][import]") {
+  TempDir in("mf-meta-in");
+  Result<MfImport> m = ImportRatings(in, "a,x,1\na,y,2\nb,x,3\nb,y,4\n");
+  REQUIRE(m.ok());
+  TempDir out("mf-meta");
+  REQUIRE(WriteMfImport(*m, out.path()).ok());
+  REQUIRE(ReadMfDataset(out.path()).ok());
+  nlohmann::json meta = *m->meta;
+  meta["rows"] = 2;
+  meta["cols"] = 2;
+  meta["train"] = 3;
+  meta["test"] = 1;
+  meta["format"] = "augur-kg-1";
+  out.Write("meta.json", meta.dump());
+  CHECK_THAT(ReadMfDataset(out.path()).status().message(),
+             Catch::Contains("meta.json: format \"augur-kg-1\" is not an mf directory's"));
+  meta["format"] = "augur-mf-1";
+  meta["train"] = 4;
+  out.Write("meta.json", meta.dump());
+  CHECK_THAT(
+      ReadMfDataset(out.path()).status().message(),
+      Catch::Contains("meta.json: 'train' is 4 but " + out.path() + "/train.tsv has 3 ratings"));
+  meta.erase("train");  // a count not recorded is not checked
+  out.Write("meta.json", meta.dump());
+  CHECK(ReadMfDataset(out.path()).ok());
 }
 
 // --- text --------------------------------------------------------------------

@@ -201,6 +201,21 @@ TEST_CASE("mf generator is skewed, exact and round-trips and its reader checks b
   CHECK_THAT(ReadMfDataset(dir.path()).status().message(), Catch::Contains("'rows'"));
   o.nnz = 20000;
   CHECK_FALSE(GenerateMf(o).ok());
+  // Each bad generator option is named on its own (C2, B8).
+  o.nnz = 3000;
+  MfGenOptions bad = o;
+  bad.true_rank = 0;
+  CHECK_THAT(GenerateMf(bad).status().message(), Catch::StartsWith("--rank must be"));
+  bad = o;
+  bad.noise = -1;
+  CHECK_THAT(GenerateMf(bad).status().message(), Catch::StartsWith("--noise must be"));
+  bad = o;
+  bad.skew = -1;
+  CHECK_THAT(GenerateMf(bad).status().message(), Catch::StartsWith("--skew must be"));
+  bad = o;
+  bad.test_fraction = 0;
+  CHECK_THAT(GenerateMf(bad).status().message(),
+             Catch::StartsWith("--test-share must be in (0, 1)"));
 }
 
 }  // namespace
