@@ -4,23 +4,8 @@
 # FILE:LINE and leave no output directory; the new-user rough edges: `single`
 # refuses cluster flags, unknown flags name the subcommand's help, a plain
 # `augur sim` runs the adaptive policy. Usage: data_import_cli_test.sh AUGUR
-set -euo pipefail
 augur=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-# jq-free JSON access: json FILE EXPR (a Python expression on `j`).
-json() { /usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-# expect_refused CODE PATTERN CMD...: CMD exits CODE with one stderr line matching PATTERN.
-expect_refused() {
-  local code=$1 pattern=$2 rc=0
-  shift 2
-  "$@" > "$work/out" 2> "$work/err" || rc=$?
-  [ "$rc" -eq "$code" ] || { cat "$work/err" >&2; fail "$* exited $rc, expected $code"; }
-  [ "$(wc -l < "$work/err")" -eq 1 ] || { cat "$work/err" >&2; fail "$*: not one stderr line"; }
-  grep -qE -- "$pattern" "$work/err" || { cat "$work/err" >&2; fail "$*: stderr lacks '$pattern'"; }
-}
+source "$(dirname "$0")/cli_lib.sh"
 single=(single --epochs 1 --threads 1 --dim 8)
 
 # --- a knowledge graph of named entities and relations, three TSV files -------------

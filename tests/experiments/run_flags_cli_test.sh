@@ -7,21 +7,8 @@
 # costs file without a worker cost, a data set whose test split is empty or
 # whose corpus has no training pair. A kge run that explodes from its first
 # batches is reported as diverged (exit 1). Usage: run_flags_cli_test.sh AUGUR
-set -euo pipefail
 augur=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-# expect_refused CODE PATTERN CMD...: CMD exits CODE with one stderr line matching PATTERN.
-expect_refused() {
-  local code=$1 pattern=$2 rc=0
-  shift 2
-  "$@" > "$work/out" 2> "$work/err" || rc=$?
-  [ "$rc" -eq "$code" ] || { cat "$work/err" >&2; fail "$* exited $rc, expected $code"; }
-  [ "$(wc -l < "$work/err")" -eq 1 ] || { cat "$work/err" >&2; fail "$*: not one stderr line"; }
-  grep -qE -- "$pattern" "$work/err" || { cat "$work/err" >&2; fail "$*: stderr lacks '$pattern'"; }
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 # Small data sets: a generated rating matrix, a knowledge graph, a text corpus.
 "$augur" data mf --rows 60 --cols 20 --nnz 400 --out "$work/mf" > /dev/null
