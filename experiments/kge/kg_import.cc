@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/data/ascii_lower.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/data/name_ids.h"
 #include "experiments/data/utf8.h"
@@ -25,20 +26,13 @@ std::string_view TrimSpaces(std::string_view s) {
   return s;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 // A column-name row some tools write above their triples.
 bool IsKnownHeader(std::string_view h, std::string_view r, std::string_view t) {
   static const char* const kHeaders[][3] = {{"head", "relation", "tail"},
                                             {"head_label", "relation_label", "tail_label"},
                                             {"subject", "predicate", "object"}};
   for (const auto& k : kHeaders)
-    if (Lower(h) == k[0] && Lower(r) == k[1] && Lower(t) == k[2]) return true;
+    if (AsciiLower(h) == k[0] && AsciiLower(r) == k[1] && AsciiLower(t) == k[2]) return true;
   return false;
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/base/rng.h"
+#include "experiments/data/ascii_lower.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/data/name_ids.h"
 
@@ -27,13 +28,6 @@ std::string Number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%g", v);
   return buf;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
 }
 
 // The ratings in file order; a repeated (user, item) keeps its first rating.
@@ -71,7 +65,7 @@ bool LooksLikeName(std::string_view f) {
 // A header row: every field is a column name, and the rating field is not a
 // spelling of a non-finite number (nan, inf), which is a bad rating instead.
 bool IsHeader(const std::vector<std::string_view>& f) {
-  const std::string rating = Lower(f[2]);
+  const std::string rating = AsciiLower(f[2]);
   if (rating == "nan" || rating == "inf" || rating == "infinity") return false;
   return std::all_of(f.begin(), f.end(), LooksLikeName);
 }
@@ -80,12 +74,13 @@ bool IsHeader(const std::vector<std::string_view>& f) {
 Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
                         nlohmann::json* meta) {
   const auto b = SplitWhitespace(banner);
-  if (b.size() != 5 || Lower(b[1]) != "matrix" || Lower(b[2]) != "coordinate" ||
-      (Lower(b[3]) != "real" && Lower(b[3]) != "integer") || Lower(b[4]) != "general")
+  if (b.size() != 5 || AsciiLower(b[1]) != "matrix" || AsciiLower(b[2]) != "coordinate" ||
+      (AsciiLower(b[3]) != "real" && AsciiLower(b[3]) != "integer") ||
+      AsciiLower(b[4]) != "general")
     return r.Error(
         "only '%%MatrixMarket matrix coordinate real|integer general' is supported, got " +
         Quoted(banner));
-  (*meta)["input_format"] = "MatrixMarket coordinate " + Lower(b[3]) + " general";
+  (*meta)["input_format"] = "MatrixMarket coordinate " + AsciiLower(b[3]) + " general";
   std::string line;
   uint64_t rows = 0, cols = 0, entries = 0, size_line = 0, seen = 0;
   while (r.Next(&line)) {
@@ -238,7 +233,7 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
   while (r->Next(&line)) {
     if (line.empty() || (line[0] == '#')) continue;
     any = true;
-    Status s = Lower(line.substr(0, 14)) == "%%matrixmarket"
+    Status s = AsciiLower(line.substr(0, 14)) == "%%matrixmarket"
                    ? ReadMatrixMarket(*r, line, &cells, &*out.meta)
                    : ReadSeparated(*r, line, &cells, &*out.meta, &out.header, &out.header_line);
     if (!s.ok()) return s;
