@@ -70,7 +70,7 @@ int RunWordNet(const WordNetFlags& f) {
   if (f.test == 0)
     return UsageError("--test 0 holds out no test triples; they are what measures quality");
   Result<KgDataset> d = BuildWordNetKg(f.wordnet, f.valid, f.test, f.seed);
-  if (!d.ok()) return RunError(d.status().message());
+  if (!d.ok()) return InputError(d.status().message());  // the WordNet files: bad input
   if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteKgDataset(*d, tmp); }))
     return rc;
   std::printf(

@@ -202,4 +202,8 @@ ok "single refuses cluster flags; unknown flags name the subcommand's help"
 [ "$(json "$work/sim/result.json" 'j["policy"]')" = "adaptive" ] || fail "default policy is not adaptive"
 json "$work/sim/result.json" 'j["config"]' | grep -q "'kge'" && fail "zipf result.json shows kge options"
 ok "plain augur sim records policy adaptive"
+expect_refused 2 "cannot open /nonexistent/data.noun" "$augur" data wordnet --wordnet /nonexistent \
+  --out "$work/wn"
+[ ! -e "$work/wn" ] || fail "data wordnet without WordNet left an output directory"
+ok "data wordnet without its input: exit 2"
 echo "PASS"
