@@ -39,6 +39,9 @@ double FilteredRank(const Eigen::VectorXf& scores, uint32_t truth,
 }  // namespace
 
 nlohmann::json KgeQuality::ToJson(const std::string& prefix) const {
+  // An empty split (e.g. imported with --split 0,T) ranks nothing: no
+  // measures, rather than an MRR of 0 that reads as a useless model.
+  if (queries == 0) return {{prefix + "queries", 0}};
   return {{prefix + "mrr", mrr},       {prefix + "mrr_stderr", mrr_stderr},
           {prefix + "hits1", hits1},   {prefix + "hits3", hits3},
           {prefix + "hits10", hits10}, {prefix + "queries", queries}};

@@ -24,6 +24,8 @@ struct KgeQuality {
   // the same size could put it. 0 below two queries.
   double mrr_stderr = 0;
   uint64_t queries = 0;
+  // {prefix}mrr, _mrr_stderr, _hits1/3/10, _queries; an empty split (no
+  // queries) has only {prefix}queries: 0.
   nlohmann::json ToJson(const std::string& prefix) const;
 };
 

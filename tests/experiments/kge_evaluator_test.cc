@@ -3,6 +3,7 @@
 #include "experiments/kge/kge_evaluator.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace augur {
@@ -35,6 +36,17 @@ TEST_CASE("kge evaluator: filtered ranks, their MRR and its standard error", "[k
   CHECK(q.hits3 == 1.0);
   // Two reciprocal ranks a, b: sample sd |a - b| / sqrt(2), over sqrt(2) queries.
   CHECK(q.mrr_stderr == Approx((0.5 - 1.0 / 3.0) / 2));
+}
+
+TEST_CASE("kge evaluator: an empty split reports no measures, not an MRR of 0", "[kge]") {
+  const nlohmann::json empty = KgeQuality{}.ToJson("valid_");
+  CHECK(empty == nlohmann::json{{"valid_queries", 0}});
+  KgeQuality one;
+  one.mrr = 0.5;
+  one.queries = 2;
+  const nlohmann::json j = one.ToJson("test_");
+  CHECK(j.at("test_mrr").get<double>() == 0.5);
+  CHECK(j.at("test_queries").get<uint64_t>() == 2);
 }
 
 TEST_CASE("kge evaluator: a known true triple is filtered out of the ranking", "[kge]") {
