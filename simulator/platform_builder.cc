@@ -1,6 +1,11 @@
 #include "simulator/platform_builder.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <simgrid/s4u.hpp>
 
 namespace augur {
@@ -105,12 +110,64 @@ uint32_t BuildDragonfly(const Shape& s, std::vector<sg4::Host*>* hosts, std::str
   return groups * kDragonflyChassisPerGroup * routers * kDragonflyHostsPerRouter;
 }
 
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+// What SimGrid aborts on (a host of no cores) or warns about and accepts (a
+// negative link latency) while it parses: checked on the file's text first.
+Status CheckAttributes(const std::string& path) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex kAttribute(R"re(\b(core|latency)\s*=\s*["']([^"']*)["'])re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kAttribute);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1], value = (*it)[2];
+    char* end = nullptr;
+    const long cores = std::strtol(value.c_str(), &end, 10);
+    const char* problem = nullptr;
+    if (name == "core" && (value.empty() || *end != '\0' || cores < 1))
+      problem = "a host needs at least one core";
+    if (name == "latency" && value.find('-') != std::string::npos)
+      problem = "a link's latency must be >= 0";
+    if (problem != nullptr) {
+      const auto line = 1 + std::count(text.begin(), text.begin() + it->position(), '\n');
+      return Status::Error(path + ":" + std::to_string(line) + ": " + name + "=\"" + value +
+                           "\": " + problem);
+    }
+  }
+  return Status::Ok();
+}
+
+// What SimGrid aborts on once the simulation runs: a host that computes at
+// no speed, a link that carries nothing or arrives before it left.
+Status CheckResources(const sg4::Engine& engine, const std::string& path) {
+  for (const sg4::Host* h : engine.get_all_hosts()) {
+    if (!(h->get_speed() > 0))
+      return Status::Error("platform " + path + ": host '" + h->get_name() + "' has speed " +
+                           Number(h->get_speed()) + " (must be > 0)");
+  }
+  for (const sg4::Link* l : engine.get_all_links()) {
+    if (!(l->get_bandwidth() > 0))
+      return Status::Error("platform " + path + ": link '" + l->get_name() + "' has bandwidth " +
+                           Number(l->get_bandwidth()) + " (must be > 0)");
+    if (!(l->get_latency() >= 0))
+      return Status::Error("platform " + path + ": link '" + l->get_name() + "' has latency " +
+                           Number(l->get_latency()) + " (must be >= 0)");
+  }
+  return Status::Ok();
+}
+
 Result<Platform> LoadXml(sg4::Engine& engine, const std::string& path, uint32_t nodes) {
+  if (Status s = CheckAttributes(path); !s.ok()) return s;
   try {
     engine.load_platform(path);
   } catch (const std::exception& e) {
     return Status::Error("cannot load platform " + path + ": " + e.what());
   }
+  if (Status s = CheckResources(engine, path); !s.ok()) return s;
   Platform p;
   p.hosts = engine.get_all_hosts();
   std::sort(p.hosts.begin(), p.hosts.end(),

@@ -11,7 +11,9 @@
 //              routers per chassis >= groups).
 // Fat tree and dragonfly round the host count up; the extra hosts ("spare-i")
 // stay idle. An XML file is loaded as is and its hosts, sorted by name,
-// become nodes 0..N-1.
+// become nodes 0..N-1; a host of no cores or speed, a link of no bandwidth
+// or negative latency is an error (SimGrid aborts on them; a missing route
+// between two hosts it still crashes on).
 // Call once, from the thread that owns the Engine, before the simulation runs.
 #pragma once
 

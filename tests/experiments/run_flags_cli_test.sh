@@ -66,6 +66,28 @@ expect_refused 2 "--trace: cannot write /proc/" "$augur" "${sim[@]}" "${zipf[@]}
 printf '{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0}\n' > "$work/costs.json"
 expect_refused 2 "has no worker cost \(seconds_per_sample" "$augur" "${sim[@]}" "${mf[@]}" --costs "$work/costs.json"
 expect_refused 2 "--peer-timeout must be > 0" "$augur" launch --local 2 -- "${mf[@]}" --peer-timeout 0s
+# A platform SimGrid would abort on: one line instead (exit 1, as a platform it cannot parse).
+cat > "$work/good.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a" speed="1Gf" core="2"/>
+    <host id="b" speed="1Gf" core="2"/>
+    <link id="l" bandwidth="1GBps" latency="10us"/>
+    <route src="a" dst="b"><link_ctn id="l"/></route>
+  </zone>
+</platform>
+XML
+sed 's/1Gf/0f/g' "$work/good.xml" > "$work/zerospeed.xml"
+sed 's/core="2"/core="0"/g' "$work/good.xml" > "$work/zerocore.xml"
+sed 's/1GBps/0Bps/' "$work/good.xml" > "$work/zerobw.xml"
+sed 's/10us/-10us/' "$work/good.xml" > "$work/neglat.xml"
+expect_refused 1 "host 'a' has speed 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerospeed.xml"
+expect_refused 1 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerocore.xml"
+expect_refused 1 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
+expect_refused 1 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
+"$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/good.xml" > /dev/null || fail "a sound platform XML was refused"
 ok "units, bounds, repeated flags, trace and costs files"
 
 # --- data that cannot give a result -----------------------------------------------------
