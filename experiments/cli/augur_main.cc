@@ -1,5 +1,10 @@
 // augur: the one command-line tool (loopback, and later sim, run, launch, ...).
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <system_error>
@@ -41,6 +46,26 @@ CommandFn AddVersionCommand(CLI::App& root) {
 
 namespace {
 
+// The environment variable by which an augur process tells the augur
+// processes it starts (launch --local's ranks, compare's and calibrate's
+// runs) who their parent is.
+constexpr const char* kParentPid = "AUGUR_PARENT_PID";
+
+// A process another augur started ends with it: killed (kill -9 of
+// `augur launch` left its ranks training under init), its children get
+// SIGTERM from the kernel. Then this process announces itself to its own.
+void EndWithParentAugur() {
+  if (const char* parent = std::getenv(kParentPid)) {
+    char* end = nullptr;
+    const long pid = std::strtol(parent, &end, 10);
+    if (*end == '\0' && pid > 1 && pid == static_cast<long>(getppid())) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != pid) std::exit(1);  // it died before the line above
+    }
+  }
+  setenv(kParentPid, std::to_string(getpid()).c_str(), /*overwrite=*/1);
+}
+
 // "augur sim" / "augur data kg": the deepest subcommand being parsed, whose
 // --help a parse error points to.
 std::string ParsedCommand(const CLI::App& root) {
@@ -61,6 +86,7 @@ std::string ParsedCommand(const CLI::App& root) {
 }
 
 int Main(int argc, char** argv) {
+  EndWithParentAugur();
   CLI::App root(
       "Augur: an adaptive parameter server for sparse ML, on TCP, in SimGrid, or in "
       "one process",

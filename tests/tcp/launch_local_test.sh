@@ -90,3 +90,26 @@ fi
 grep -q -- "--pin: $((ncpu + 1)) ranks but only $ncpu CPUs" "$WORK/pin-many.log" ||
   { cat "$WORK/pin-many.log"; fail "no clear --pin error"; }
 pass "launch --pin puts each of $ncpu ranks on a CPU of its own"
+
+# A launch killed with SIGKILL (no chance to stop its ranks) takes its ranks
+# with it: the kernel sends each SIGTERM when its parent augur dies.
+"$AUGUR" launch --local 2 -- --workload zipf --keys 20000 --batches 100000 --epochs 1 \
+  --out "$WORK/orphans" >"$WORK/orphans.log" 2>&1 &
+launcher=$!
+for _ in $(seq 100); do
+  [ "$(pgrep -f -- "--out $WORK/orphans" | grep -vc "^$launcher$")" -ge 2 ] && break
+  sleep 0.1
+done
+[ "$(pgrep -f -- "--out $WORK/orphans" | grep -vc "^$launcher$")" -ge 2 ] ||
+  { cat "$WORK/orphans.log"; fail "the ranks did not start"; }
+kill -9 "$launcher"
+wait "$launcher" 2>/dev/null || true
+for _ in $(seq 100); do
+  pgrep -f -- "--out $WORK/orphans" >/dev/null || break
+  sleep 0.1
+done
+if pgrep -f -- "--out $WORK/orphans" >/dev/null; then
+  pkill -f -- "--out $WORK/orphans" || true
+  fail "ranks outlived a killed launch"
+fi
+pass "a killed launch leaves no rank running"
