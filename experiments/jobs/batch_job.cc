@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -27,6 +28,12 @@ void BatchJob::Partition(const ItemKeys& items) {
       SplitWork(items, parts, method, config_.seed, config_.workers);
   AUGUR_CHECK(split.ok(), "%s", split.status().message().c_str());  // the config was validated
   items_of_ = std::move(*split);
+  data_digest_ = 0x5EED;
+  for (size_t i = 0; i < items.size(); ++i) {
+    data_digest_ = Mix64(data_digest_ ^ items.end[i]);
+    for (uint64_t k = items.begin(i); k < items.end[i]; ++k)
+      data_digest_ = Mix64(data_digest_ ^ items.keys[k]);
+  }
   intent_runs_.assign(parts, IntentRuns());
   std::vector<uint32_t> part(items.size(), 0);
   for (uint32_t g = 0; g < parts; ++g)
@@ -87,7 +94,16 @@ Clock BatchJob::BatchesPerEpoch(uint32_t g) const {
 nlohmann::json BatchJob::Fingerprint() const {
   size_t items = 0;
   for (const auto& mine : items_of_) items += mine.size();
-  return {{"data_dir", config_.data_dir},
+  // The data by what it is, not by how it was named: the absolute path (the
+  // same directory given relatively and absolutely is one data set) and a
+  // digest of every training item's keys (another data set imported into
+  // the same directory, of the same size, is not).
+  std::error_code ec;
+  const std::filesystem::path dir = config_.data_dir.empty()
+                                        ? std::filesystem::path()
+                                        : std::filesystem::weakly_canonical(config_.data_dir, ec);
+  return {{"data_dir", ec ? config_.data_dir : dir.string()},
+          {"data_digest", data_digest_},
           {"train_items", items},
           {"seed", config_.seed},
           {"optimizer", OptimizerKindName(Optimizer().kind)},

@@ -162,6 +162,7 @@ class BatchJob : public Job {
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
+  uint64_t data_digest_ = 0;                     // of the items' keys (Fingerprint)
   // Per global worker: its merged intents (IntentRunGap() > 0), set by that
   // worker before its first signal; empty: a signal per batch.
   std::vector<IntentRuns> intent_runs_;

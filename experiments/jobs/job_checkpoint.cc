@@ -24,7 +24,8 @@ Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
     if (!m.fingerprint->contains(name) || m.fingerprint[name] != value)
       return Status::Error(where + " has " + name + " = " +
                            (m.fingerprint->contains(name) ? m.fingerprint[name].dump() : "none") +
-                           ", this run " + value.dump());
+                           ", this run " + value.dump() +
+                           (name == "data_digest" ? " (the training data differ)" : ""));
   }
   return ck;
 }

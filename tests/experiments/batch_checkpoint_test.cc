@@ -179,6 +179,29 @@ TEST_CASE("kge checkpoints carry the AdaGrad state and resume", "[workloads][che
   CHECK(resumed <= 1.15 * highest);
 }
 
+TEST_CASE("a checkpoint names its data by content: other data at its path is refused",
+          "[workloads][checkpoint]") {
+  TempDir data("mf-digest-data"), ck("mf-digest");
+  WriteMf(data);
+  RunConfig whole = Tiny("mf", data.path(), 2, "classic");
+  whole.checkpoint_dir = ck.path();
+  MustRun(whole);
+  // The same directory spelled another way is the same data.
+  RunConfig respelled = Tiny("mf", data.path() + "/.", 2, "classic");
+  respelled.epochs = 3;
+  respelled.resume_dir = ck.File("ckpt-1");
+  CHECK(MustRun(respelled).extra->at("resumed_after_epoch") == 1);
+  // Other ratings of the same shape and count, imported into the same directory.
+  std::filesystem::remove_all(data.path());
+  REQUIRE(testing::WriteTinyMf(data.path(), 6).ok());
+  RunConfig other = Tiny("mf", data.path(), 2, "classic");
+  other.epochs = 3;
+  other.resume_dir = ck.File("ckpt-1");
+  Result<RunResult> r = Run(other);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.status().message(), Catch::Contains("the training data differ"));
+}
+
 TEST_CASE("a corrupt or mismatched batch checkpoint is refused naming the file",
           "[workloads][checkpoint]") {
   TempDir data("mf-bad-data"), kg("mf-bad-kg"), ck("mf-bad");

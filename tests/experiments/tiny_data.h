@@ -43,13 +43,13 @@ class TempDir {
 
 // A small Zipf-skewed rating matrix of true rank 4 (300 x 150, 12,000
 // ratings, seed 5), written as an mf data set into `dir`.
-inline Status WriteTinyMf(const std::string& dir) {
+inline Status WriteTinyMf(const std::string& dir, uint64_t seed = 5) {
   MfGenOptions g;
   g.rows = 300;
   g.cols = 150;
   g.nnz = 12000;
   g.true_rank = 4;
-  g.seed = 5;
+  g.seed = seed;
   Result<MfDataset> d = GenerateMf(g);
   if (!d.ok()) return d.status();
   return WriteMfDataset(*d, g, dir);
