@@ -133,6 +133,9 @@ int BenchNet(const BenchFlags& f) {
   if (f.dim == 0 || f.batch == 0 || f.batches == 0 || f.blocks == 0) {
     return UsageError("--dim, --batch, --batches and --blocks must be at least 1");
   }
+  if (f.blocks > f.batches)
+    return UsageError("--blocks " + std::to_string(f.blocks) + " is more than --batches " +
+                      std::to_string(f.batches) + ": a block is at least one batch");
   Result<tcp::WireSecurity> mode = tcp::ParseWireSecurity(f.wire_security);
   if (!mode.ok()) return UsageError("--wire-security: " + mode.status().message());
   Result<double> latency = ParseDuration(f.emulate_latency);

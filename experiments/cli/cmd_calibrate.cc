@@ -1,8 +1,11 @@
 // `augur calibrate`: measures this machine's and the real code's costs for the simulator.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "experiments/calibration/cost_calibration.h"
@@ -45,9 +48,26 @@ Result<RunConfig> ParseRunFlags(const std::string& workload,
   return config;
 }
 
+// The costs file can be written (checked before minutes of calibration): a
+// file path, not a directory, whose directory takes a new file.
+Status CheckCostsOut(const std::string& out) {
+  if (out.empty()) return Status::Error("--out is empty: give the costs file to write");
+  std::error_code ec;
+  if (std::filesystem::is_directory(out, ec))
+    return Status::Error("--out " + out + " is a directory: give the costs file to write");
+  const std::string probe = out + ".tmp";
+  {
+    std::ofstream f(probe);
+    if (!f) return Status::Error("--out: cannot write " + probe + ": " + std::strerror(errno));
+  }
+  std::filesystem::remove(probe, ec);
+  return Status::Ok();
+}
+
 int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   Result<RunConfig> config = ParseRunFlags(f.workload, extras);
   if (!config.ok()) return UsageError(config.status().message());
+  if (Status s = CheckCostsOut(f.out); !s.ok()) return UsageError(s.message());
   if (f.options.base_epochs == 0 || f.options.extra_epochs == 0)
     return UsageError("--base-epochs and --extra-epochs must be at least 1");
   f.options.run_flags = extras;

@@ -447,7 +447,8 @@ CommandFn AddCompareCommand(CLI::App& root) {
   app->add_option("--nodes", f->nodes, "Comma-separated node counts")->capture_default_str();
   app->add_option("--epochs", o.epochs, "Epochs of every run")->capture_default_str();
   app->add_option("--workers", o.workers, "Workers per node")->capture_default_str();
-  app->add_option("--threads", o.single_threads, "Baseline threads (default: min(workers, cores))");
+  app->add_option("--threads", o.single_threads, "Baseline threads (default: min(workers, cores))")
+      ->check(AtLeastOne());
   app->add_option("--seed", o.seed, "Seed of every run")->capture_default_str();
   app->add_option("--out", o.out_dir, "Output directory")->required();
   app->add_option("--plot-script", f->plot_script, "Plotting script")->capture_default_str();

@@ -71,6 +71,10 @@ int RunWordNet(const WordNetFlags& f) {
     return UsageError("--test 0 holds out no test triples; they are what measures quality");
   Result<KgDataset> d = BuildWordNetKg(f.wordnet, f.valid, f.test, f.seed);
   if (!d.ok()) return InputError(d.status().message());  // the WordNet files: bad input
+  if (d->test.empty())
+    return UsageError("--valid " + std::to_string(f.valid) + " takes every held-out triple (" +
+                      std::to_string(d->valid.size()) +
+                      "), leaving no test triples to measure quality: a smaller --valid");
   if (int rc = WriteStaged(f.out, [&](const std::string& tmp) { return WriteKgDataset(*d, tmp); }))
     return rc;
   std::printf(

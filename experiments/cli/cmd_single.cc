@@ -67,6 +67,8 @@ CommandFn AddSingleCommand(CLI::App& root) {
       if (o->count() > 0) return UsageError(RefusalReason(name));
     if (app->count("--workers") > 0 && app->count("--threads") > 0)
       return UsageError("--workers and --threads are the same setting: give one of them");
+    if (app->count("--threads") > 0 && config->workers == 0)
+      return UsageError("--threads must be at least 1");
     config->backend = "single";
     config->nodes = 1;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());

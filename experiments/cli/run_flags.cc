@@ -7,6 +7,15 @@
 
 namespace augur {
 
+CLI::Validator AtLeastOne() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return text.find_first_not_of("0") == std::string::npos ? "must be at least 1"
+                                                                : std::string();
+      },
+      ">=1");
+}
+
 void AddTrainingFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--workers", c->workers, "Worker threads per node")->capture_default_str();
   app.add_option("--workload", c->workload, "Workload: zipf|kge|wv|mf")->capture_default_str();
@@ -83,7 +92,8 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
   app.add_option("--checkpoint-dir", c->checkpoint_dir,
                  "Write consistent checkpoints here (DIR/ckpt-EPOCH, DIR/LATEST)");
   app.add_option("--checkpoint-every", c->checkpoint_every,
-                 "Checkpoint every E epochs (default 1 with --checkpoint-dir)");
+                 "Checkpoint every E epochs (default 1 with --checkpoint-dir)")
+      ->check(AtLeastOne());
   app.add_option("--resume", c->resume_dir,
                  "Restore a checkpoint (a --checkpoint-dir or one ckpt-E dir) and continue from "
                  "its epoch; any node count");

@@ -15,6 +15,10 @@ struct RunFlagText {  // unit-bearing flags, parsed after CLI11 (see units.h)
   std::string jitter = "0s";
 };
 
+// For an integer flag whose 0 stands for "unset" inside (a default applies):
+// an explicit 0 is refused ("must be at least 1") instead of meaning the default.
+CLI::Validator AtLeastOne();
+
 // Flags of every training command, `augur single` included: --workers,
 // --workload, --epochs, --seed, --out, --dim, --batch-size.
 void AddTrainingFlags(CLI::App& app, RunConfig* config);

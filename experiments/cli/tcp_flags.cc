@@ -27,10 +27,21 @@ Result<std::optional<uint32_t>> LauncherVar(const char* name) {
   return std::optional<uint32_t>(static_cast<uint32_t>(x));
 }
 
-Result<std::optional<uint32_t>> FromLauncher(const char* slurm, const char* ompi) {
+// The value srun's or mpirun's variable gives, and which of them (*from);
+// both set and different is an error (two launchers' environments mixed).
+Result<std::optional<uint32_t>> FromLauncher(const char* slurm, const char* ompi,
+                                             const char** from) {
   Result<std::optional<uint32_t>> s = LauncherVar(slurm);
-  if (!s.ok() || s->has_value()) return s;
-  return LauncherVar(ompi);
+  Result<std::optional<uint32_t>> o = LauncherVar(ompi);
+  if (!s.ok()) return s;
+  if (!o.ok()) return o;
+  if (s->has_value() && o->has_value() && **s != **o)
+    return Status::Error(std::string(slurm) + "=" + std::to_string(**s) + " and " + ompi + "=" +
+                         std::to_string(**o) +
+                         " disagree: the environment mixes srun's and mpirun's; give --rank "
+                         "and --nodes");
+  *from = s->has_value() ? slurm : o->has_value() ? ompi : nullptr;
+  return s->has_value() ? s : o;
 }
 
 // That fd is a listening TCP socket on `port`, for rank 0.
@@ -114,17 +125,27 @@ Status ParseHostPort(const std::string& text, std::string* host, uint16_t* port)
 Status FinishTcpOptions(const TcpFlagText& t, std::optional<uint32_t> nodes_flag,
                         tcp::TcpOptions* o) {
   std::optional<uint32_t> rank = t.rank;
+  const char* rank_from = nullptr;
+  const char* nodes_from = nullptr;
   if (!rank) {
-    Result<std::optional<uint32_t>> r = FromLauncher("SLURM_PROCID", "OMPI_COMM_WORLD_RANK");
+    Result<std::optional<uint32_t>> r =
+        FromLauncher("SLURM_PROCID", "OMPI_COMM_WORLD_RANK", &rank_from);
     if (!r.ok()) return r.status();
     rank = *r;
   }
   std::optional<uint32_t> nodes = nodes_flag;
   if (!nodes) {
-    Result<std::optional<uint32_t>> n = FromLauncher("SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE");
+    Result<std::optional<uint32_t>> n =
+        FromLauncher("SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", &nodes_from);
     if (!n.ok()) return n.status();
     nodes = *n;
   }
+  if (rank_from != nullptr && nodes_from != nullptr &&
+      (rank_from[0] == 'S') != (nodes_from[0] == 'S'))
+    return Status::Error(std::string("the rank comes from ") + rank_from + " but the size from " +
+                         nodes_from +
+                         ": the environment mixes srun's and mpirun's; give --rank "
+                         "and --nodes");
   if (!rank) return Status::Error("--rank is required (or start under srun/mpirun)");
   if (!nodes) return Status::Error("--nodes is required (or start under srun/mpirun)");
   if (*nodes == 0) return Status::Error("--nodes must be at least 1");

@@ -1,5 +1,6 @@
 #include "experiments/config/run_config.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/policy/policy.h"
@@ -64,6 +65,13 @@ Status RunConfig::Validate() {
   if (network.latency_seconds < 0) return Status::Error("--latency must be >= 0");
   if (checkpoint_every > 0 && checkpoint_dir.empty())
     return Status::Error("--checkpoint-every needs --checkpoint-dir");
+  if (checkpoint_every > epochs)
+    return Status::Error("--checkpoint-every " + std::to_string(checkpoint_every) +
+                         " is more than --epochs " + std::to_string(epochs) +
+                         ": the run would write no checkpoint");
+  if (std::error_code ec; !checkpoint_dir.empty() && std::filesystem::exists(checkpoint_dir, ec) &&
+                          !std::filesystem::is_directory(checkpoint_dir, ec))
+    return Status::Error("--checkpoint-dir " + checkpoint_dir + " is a file, not a directory");
   if (!checkpoint_dir.empty() && checkpoint_every == 0) checkpoint_every = 1;
   if ((!checkpoint_dir.empty() || !resume_dir.empty()) && backend == "single")
     return Status::Error("--checkpoint-dir/--resume: augur single has no checkpoints");

@@ -206,4 +206,9 @@ expect_refused 2 "cannot open /nonexistent/data.noun" "$augur" data wordnet --wo
   --out "$work/wn"
 [ ! -e "$work/wn" ] || fail "data wordnet without WordNet left an output directory"
 ok "data wordnet without its input: exit 2"
+if [ -r /usr/share/wordnet/data.noun ]; then
+  expect_refused 2 "--valid 100000000 takes every held-out triple" "$augur" data wordnet \
+    --valid 100000000 --out "$work/wn"
+  ok "data wordnet with no test triples left: exit 2"
+fi
 echo "PASS"

@@ -88,6 +88,22 @@ expect_refused 1 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$
 expect_refused 1 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
 expect_refused 1 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
 "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/good.xml" > /dev/null || fail "a sound platform XML was refused"
+expect_refused 2 "--threads must be at least 1" "$augur" single "${mf[@]}" --threads 0
+expect_refused 2 "--checkpoint-every: must be at least 1" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --checkpoint-dir "$work/ck" --checkpoint-every 0
+expect_refused 2 "--checkpoint-every 5 is more than --epochs 2" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --epochs 2 --checkpoint-dir "$work/ck" --checkpoint-every 5
+expect_refused 2 "--checkpoint-dir $work/good.xml is a file" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --checkpoint-dir "$work/good.xml"
+expect_refused 2 "--threads: must be at least 1" "$augur" compare --backend sim "${mf[@]}" --threads 0 \
+  --out "$work/cmp"
+expect_refused 2 "--out $work is a directory" "$augur" calibrate --workload mf --data "$work/mf" --out "$work"
+expect_refused 2 "--out: cannot write /proc/none/c.json.tmp" "$augur" calibrate --workload zipf --out /proc/none/c.json
+expect_refused 2 "--blocks 100 is more than --batches 10" "$augur" bench-net --blocks 100 --batches 10
+expect_refused 2 "SLURM_PROCID=1 and OMPI_COMM_WORLD_RANK=0 disagree" \
+  env SLURM_PROCID=1 OMPI_COMM_WORLD_RANK=0 SLURM_NTASKS=2 "$augur" run "${zipf[@]}" --coordinator 127.0.0.1:1
+expect_refused 2 "the rank comes from SLURM_PROCID but the size from OMPI_COMM_WORLD_SIZE" \
+  env SLURM_PROCID=1 OMPI_COMM_WORLD_SIZE=2 "$augur" run "${zipf[@]}" --coordinator 127.0.0.1:1
 ok "units, bounds, repeated flags, trace and costs files"
 
 # --- data that cannot give a result -----------------------------------------------------
