@@ -57,7 +57,7 @@ void ProcessGroup::Drain(Child& c, bool eof) {
 
 std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
   using Clock = std::chrono::steady_clock;
-  std::optional<Clock::time_point> first_failure;
+  std::optional<Clock::time_point> first_failure, all_exited;
   bool killed = false;
   for (;;) {
     std::vector<pollfd> pfds;
@@ -98,6 +98,24 @@ std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
     for (Child& c : children_) open_pipes |= c.fd >= 0;
     if (!running && !open_pipes) break;
     if (!running && pfds.empty()) break;
+    // Every child exited but something it started (under an ssh wrapper that
+    // does not exec) still holds its output open: give it the same grace as
+    // a failure, then stop reading it rather than wait forever.
+    if (!running && !all_exited) all_exited = Clock::now();
+    if (!running &&
+        Clock::now() - *all_exited > std::chrono::duration<double>(kill_after_seconds)) {
+      for (Child& c : children_) {
+        if (c.fd < 0) continue;
+        std::printf(
+            "[launch] %s exited %.0f s ago but its output is still open (a process it "
+            "started?): no longer reading it\n",
+            c.label.c_str(), kill_after_seconds);
+        Drain(c, true);
+        close(c.fd);
+        c.fd = -1;
+      }
+      break;
+    }
     if (running && first_failure && !killed &&
         Clock::now() - *first_failure > std::chrono::duration<double>(kill_after_seconds)) {
       for (Child& c : children_) {

@@ -4,7 +4,9 @@
 // one pipe; Wait() copies their lines to our stdout as "[LABEL] line", reaps them, and, once one
 // child has failed, kills the survivors after `kill_after_seconds` (they
 // should have stopped on their own by then: peer loss is detected within
-// --peer-timeout). Used by one thread.
+// --peer-timeout); once every child exited, stops reading an output still
+// held open (by a process a child started and did not wait for) after the
+// same time. Used by one thread.
 #pragma once
 
 #include <sys/types.h>

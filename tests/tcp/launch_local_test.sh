@@ -63,6 +63,28 @@ expect_json "$WORK/hostfile/result.json" nodes 3
 expect_json "$WORK/hostfile/result.json" verified true
 pass "launch --hostfile (3 ranks over a stand-in ssh) verified"
 
+# A remote shell that leaves a process holding the rank's output (it does not
+# exec, and its child outlives it): launch still ends, the grace of
+# --kill-after after the last rank exited.
+cat >"$WORK/stuck-ssh" <<'SH'
+#!/bin/sh
+case "$1" in
+  stuck) sleep 617 & sleep 1; exit 255 ;;  # the sleep keeps the output pipe
+  *) shift; exec sh -c "$1" ;;
+esac
+SH
+chmod +x "$WORK/stuck-ssh"
+printf '127.0.0.1\nstuck\n' >"$WORK/stuck-hosts"
+set +e
+timeout 60 "$AUGUR" launch --hostfile "$WORK/stuck-hosts" --ssh "$WORK/stuck-ssh" --port "$(free_port)" \
+  --kill-after 1s -- $SMALL --workers 1 --peer-timeout 2s --out "$WORK/stuck" >"$WORK/stuck.log" 2>&1
+code=$?
+set -e
+pkill -f "sleep 617" || true
+[ "$code" = 1 ] || { cat "$WORK/stuck.log"; fail "launch with a stuck remote shell exited $code, expected 1 (124: hung)"; }
+grep -q "its output is still open" "$WORK/stuck.log" || { cat "$WORK/stuck.log"; fail "no line about the open output"; }
+pass "launch ends when a remote shell's leftover process holds a rank's output"
+
 # Bad input: one clear line and exit code 2, before anything starts.
 set +e
 timeout 20 "$AUGUR" launch --local 2 -- --rank 1 >"$WORK/bad.log" 2>&1
