@@ -144,8 +144,11 @@ Result<LoadedCheckpoint> LoadCheckpoint(const std::string& path) {
     std::ifstream latest(path + "/LATEST");
     std::string name;
     if (!(latest >> name))
-      return Status::Error("checkpoint " + path + ": neither " + path + "/LATEST nor " + path +
-                           "/" + kManifestName + " exists");
+      return Status::Error(
+          latest.is_open()
+              ? path + "/LATEST is empty: it should name the last complete checkpoint (ckpt-E)"
+              : "checkpoint " + path + ": neither " + path + "/LATEST nor " + path + "/" +
+                    kManifestName + " exists");
     if (name.find('/') != std::string::npos || name.rfind("ckpt-", 0) != 0)
       return Status::Error(path + "/LATEST: '" + name + "' is not a checkpoint name");
     c.path = path + "/" + name;

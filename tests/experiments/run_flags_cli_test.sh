@@ -104,6 +104,8 @@ expect_refused 2 "SLURM_PROCID=1 and OMPI_COMM_WORLD_RANK=0 disagree" \
   env SLURM_PROCID=1 OMPI_COMM_WORLD_RANK=0 SLURM_NTASKS=2 "$augur" run "${zipf[@]}" --coordinator 127.0.0.1:1
 expect_refused 2 "the rank comes from SLURM_PROCID but the size from OMPI_COMM_WORLD_SIZE" \
   env SLURM_PROCID=1 OMPI_COMM_WORLD_SIZE=2 "$augur" run "${zipf[@]}" --coordinator 127.0.0.1:1
+mkdir "$work/empty-ck" && : > "$work/empty-ck/LATEST"
+expect_refused 2 "LATEST is empty" "$augur" "${sim[@]}" "${zipf[@]}" --resume "$work/empty-ck"
 ok "units, bounds, repeated flags, trace and costs files"
 
 # --- data that cannot give a result -----------------------------------------------------
