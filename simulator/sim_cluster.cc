@@ -1,9 +1,11 @@
 #include "simulator/sim_cluster.h"
 
+#include <unistd.h>
 #include <xbt/log.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <simgrid/s4u.hpp>
 
@@ -47,6 +49,13 @@ Status SimCluster::Init() {
   argv.push_back(nullptr);
   int argc = static_cast<int>(engine_args_.size());
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  // Ctrl-C ends a simulation as it ends any run: one line and the shell's
+  // code for SIGINT (SimGrid's own handler dumps its actors and exits 1).
+  std::signal(SIGINT, [](int) {
+    static const char kLine[] = "augur: interrupted (SIGINT): the simulation stopped\n";
+    (void)!write(STDERR_FILENO, kLine, sizeof(kLine) - 1);
+    _exit(130);
+  });
   sg4::Engine::set_config("network/model:" + sim.network_model);
   sg4::Engine::set_config("network/crosstraffic:0");
   if (!sim.trace_file.empty()) {

@@ -61,7 +61,9 @@ struct SimRunStats {
 
 class SimCluster {
  public:
-  // Creates the engine and the platform. Error names what is wrong.
+  // Creates the engine and the platform. Error names what is wrong. Replaces
+  // SimGrid's SIGINT handler (it dumps every actor and exits 1) with one that
+  // prints one line and exits 130, as an interrupted command does.
   static Result<std::unique_ptr<SimCluster>> Create(SimClusterOptions options);
   ~SimCluster();
   SimCluster(const SimCluster&) = delete;
