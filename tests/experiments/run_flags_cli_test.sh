@@ -130,3 +130,19 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["diverged"
 "$augur" single --workload kge --data "$work/kg" --epochs 2 --threads 1 --out "$work/calm" > /dev/null ||
   fail "kge at the default learning rate was stopped"
 ok "a kge run that explodes at once is diverged"
+
+# --- Ctrl-C ends a simulation with one line and exit 130 ---------------------------------
+"$augur" sim --nodes 4 --workers 2 --no-progress --workload zipf --keys 100000 --batches 1000000 \
+  --out "$work/interrupted" > /dev/null 2> "$work/sigint.err" &
+pid=$!
+# Interrupted once it computes (its handler is installed before the simulation starts).
+for _ in $(seq 300); do
+  [ "$(ps -o cputimes= -p "$pid" 2>/dev/null | tr -d ' ')" -ge 1 ] 2>/dev/null && break
+  sleep 0.1
+done
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 130 ] || { cat "$work/sigint.err"; fail "an interrupted sim exited $rc, expected 130"; }
+grep -q "augur: interrupted (SIGINT)" "$work/sigint.err" || { cat "$work/sigint.err"; fail "no interruption line"; }
+ok "Ctrl-C on augur sim: one line, exit 130"
