@@ -176,7 +176,8 @@ def test_ctr_flags_are_checked_with_baseline_too(tmp_path):
     p = run_ctr("--baseline", "--policy", "bogus", "--out", str(tmp_path))
     assert p.returncode == 2 and "--policy: invalid choice: 'bogus'" in p.stderr, p.stderr
     p = run_ctr("--baseline", "--data", str(tmp_path / "nonexistent"))
-    assert p.returncode == 2 and "no such directory" in p.stderr and "Traceback" not in p.stderr
+    assert p.returncode == 2 and p.stderr.endswith("/nonexistent: no such directory\n")
+    assert p.stderr.count("\n") == 1, p.stderr
     (tmp_path / "empty").mkdir()
     p = run_ctr("--baseline", "--data", str(tmp_path / "empty"))
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr

@@ -148,7 +148,7 @@ def parse_args(name, argv, defaults):
     if not 0 < a.lr < 1e6:  # as augur run's --lr (and NaN is refused)
         p.error("--lr must be a number > 0 and below 1e6")
     if a.data and not pathlib.Path(a.data).is_dir():
-        p.error(f"--data {a.data}: no such directory")
+        bad_input(f"{name}: --data {a.data}: no such directory")
     return a
 
 
