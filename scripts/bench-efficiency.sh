@@ -37,6 +37,8 @@ cd "$AUGUR_ROOT"
 source scripts/lib/deps.sh
 # shellcheck source=scripts/lib/kge50k.sh
 source scripts/lib/kge50k.sh
+# shellcheck source=scripts/lib/args.sh
+source scripts/lib/args.sh
 
 out=results/bench-efficiency
 repeats=3
@@ -46,6 +48,7 @@ profile=1
 micro=1
 while [ $# -gt 0 ]; do
   case $1 in
+    --out | --repeats | --threads | --workloads) need_value "$1" $# ;;&
     --out) out=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -59,7 +62,8 @@ done
 case $repeats in '' | *[!0-9]* | 0) echo "bench-efficiency.sh: --repeats needs a positive integer" >&2; exit 2 ;; esac
 case $threads in '' | *[!0-9]* | 0 | 1) echo "bench-efficiency.sh: --threads needs an integer >= 2" >&2; exit 2 ;; esac
 
-IFS=, read -r -a wls <<<"$workloads"
+[ -n "$out" ] || usage_error "--out needs a directory"
+list_items --workloads "$workloads" wls
 for wl in "${wls[@]}"; do
   case $wl in kge | wv | mf) ;; *) echo "bench-efficiency.sh: unknown workload '$wl' (kge|wv|mf)" >&2; exit 2 ;; esac
 done

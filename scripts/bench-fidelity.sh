@@ -57,6 +57,8 @@ source scripts/lib/deps.sh
 source scripts/lib/kge50k.sh
 # shellcheck source=scripts/lib/netns.sh
 source scripts/lib/netns.sh
+# shellcheck source=scripts/lib/args.sh
+source scripts/lib/args.sh
 
 out=results/bench-fidelity
 repeats=3
@@ -65,6 +67,7 @@ node_counts=2,3
 networks=loopback,1gbit,100mbit
 while [ $# -gt 0 ]; do
   case $1 in
+    --out | --repeats | --workloads | --nodes | --networks) need_value "$1" $# ;;&
     --out) out=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
@@ -75,9 +78,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $repeats in '' | *[!0-9]* | 0) echo "bench-fidelity.sh: --repeats needs a positive integer" >&2; exit 2 ;; esac
-IFS=, read -r -a wls <<<"$workloads"
-IFS=, read -r -a ncs <<<"$node_counts"
-IFS=, read -r -a nets <<<"$networks"
+[ -n "$out" ] || usage_error "--out needs a directory"
+list_items --workloads "$workloads" wls
+list_items --nodes "$node_counts" ncs
+list_items --networks "$networks" nets
 for wl in "${wls[@]}"; do
   case $wl in zipf | kge | mf) ;; *) echo "bench-fidelity.sh: unknown workload '$wl' (zipf|kge|mf)" >&2; exit 2 ;; esac
 done

@@ -50,17 +50,27 @@ cells=(
   "mf-r100 mf mf --dim 100"
   "mf-r32-10m mf mf10m --dim 32"
 )
+# shellcheck source=scripts/lib/args.sh
+source scripts/lib/args.sh
 # QUALITY_CELLS: names separated by spaces or commas; each must be a cell above.
-selected=" $(tr ',' ' ' <<<"${QUALITY_CELLS:-}") "
-for want in $selected; do
-  known=no
-  for c in "${cells[@]}"; do [ "${c%% *}" = "$want" ] && known=yes; done
-  if [ "$known" = no ]; then
-    echo "bench-quality.sh: QUALITY_CELLS names no cell '$want' (cells: $(printf '%s ' "${cells[@]%% *}"))" >&2
-    exit 2
-  fi
+# Unset: every cell. Set, it must name at least one (a "," is not "all").
+selected=""
+if [ -n "${QUALITY_CELLS+set}" ]; then
+  read -r -a wanted <<<"${QUALITY_CELLS//,/ }"  # split only: no glob expansion
+  [ ${#wanted[@]} -gt 0 ] || usage_error "QUALITY_CELLS names no cell (unset it for all cells)"
+  for want in "${wanted[@]}"; do
+    known=no
+    for c in "${cells[@]}"; do [ "${c%% *}" = "$want" ] && known=yes; done
+    if [ "$known" = no ]; then
+      usage_error "QUALITY_CELLS names no cell '$want' (cells: $(printf '%s ' "${cells[@]%% *}"))"
+    fi
+  done
+  selected=" ${wanted[*]} "
+fi
+for v in QUALITY_KGE_EPOCHS QUALITY_WV_EPOCHS QUALITY_MF_EPOCHS; do
+  [ -z "${!v+set}" ] || positive_int "$v" "${!v}"
 done
-[ -n "${selected// /}" ] || selected=""
+out=${1:-results/bench-quality}
 
 # shellcheck source=scripts/lib/deps.sh
 source scripts/lib/deps.sh
@@ -69,7 +79,6 @@ source scripts/lib/baseline_runs.sh
 install_deps
 AUGUR_TARGETS=augur build build -DCMAKE_BUILD_TYPE=Release
 augur=build/bin/augur
-out=${1:-results/bench-quality}
 data=$out/data
 mkdir -p "$data"
 kge_epochs=${QUALITY_KGE_EPOCHS:-4}

@@ -20,6 +20,10 @@ shift $(( $# > 2 ? 2 : $# ))
 extra=("$@")
 [[ "$build" == /* ]] || build="$AUGUR_ROOT/$build"
 augur="$build/bin/augur"
+# shellcheck source=scripts/lib/args.sh
+source "$AUGUR_ROOT/scripts/lib/args.sh"
+case $full in '' | --full | --) ;; *) usage_error "the second argument is --full or --, not '$full'" ;; esac
+[ -x "$augur" ] || usage_error "no augur binary at $augur (build first; the first argument is the build directory)"
 out=${BENCH_OUT:-$AUGUR_ROOT/results/bench-sim}
 mkdir -p "$out"
 

@@ -13,7 +13,9 @@
 # Sizes are chosen to finish in under 15 minutes on a 2-core machine (see DEMO_* below and
 # the report's "Demo settings"); override them through the environment (e.g.
 # DEMO_POLICIES=classic,replicate-all,relocate,nups,adaptive DEMO_NODES=1,2,4,8 for the whole
-# matrix, which takes about an hour here).
+# matrix, which takes about an hour here). Every DEMO_* value is checked first, before
+# anything is installed, built or deleted (a bad one: one line, exit 2);
+# `scripts/demo.sh --check-settings` checks them and stops there.
 set -euo pipefail
 AUGUR_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$AUGUR_ROOT"
@@ -21,6 +23,8 @@ cd "$AUGUR_ROOT"
 source scripts/lib/deps.sh
 # shellcheck source=scripts/lib/baseline_runs.sh
 source scripts/lib/baseline_runs.sh
+# shellcheck source=scripts/lib/args.sh
+source scripts/lib/args.sh
 
 epochs=${DEMO_EPOCHS:-4}
 dim=${DEMO_DIM:-32}
@@ -41,6 +45,30 @@ sampling=${DEMO_SAMPLING:-local}
 # Replica sync period: the default 1 ms unless DEMO_SYNC_PERIOD is set (no tuning needed:
 # sync rounds ship only changed replicas and are flow-controlled).
 sync_period=${DEMO_SYNC_PERIOD:-1ms}
+
+# The DEMO_* values, checked before anything happens (augur would see them only after the build).
+check_settings() {
+  positive_int DEMO_EPOCHS "$epochs"
+  positive_int DEMO_DIM "$dim"
+  case $train in 0) ;; *) positive_int "DEMO_TRAIN (0: all)" "$train" ;; esac
+  positive_int DEMO_EVAL_TRIPLES "$eval_triples"
+  local demo_items n
+  list_items DEMO_POLICIES "$policies" demo_items classic replicate-all relocate nups adaptive
+  list_items DEMO_NODES "$nodes" demo_items
+  for n in "${demo_items[@]}"; do positive_int "DEMO_NODES item" "$n"; done
+  case $partition in auto | random | graph | block) ;;
+    *) usage_error "DEMO_PARTITION must be auto, random, graph or block, not '$partition'" ;; esac
+  case $sampling in naive | prefetch | preloc | pool | local) ;;
+    *) usage_error "DEMO_SAMPLING must be naive, prefetch, preloc, pool or local, not '$sampling'" ;; esac
+  [[ $sync_period =~ ^(0|[0-9]+(\.[0-9]+)?(ns|us|ms|s))$ ]] ||
+    usage_error "DEMO_SYNC_PERIOD must be a duration with a unit (e.g. 1ms, 500us), not '$sync_period'"
+}
+check_settings
+case ${1:-} in
+  '') ;;
+  --check-settings) exit 0 ;;
+  *) usage_error "unknown argument '$1' (settings come from DEMO_* variables; --check-settings)" ;;
+esac
 
 install_deps
 log "building augur (build/)"

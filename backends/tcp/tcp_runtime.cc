@@ -66,6 +66,17 @@ NodeId TcpRuntime::self() const { return transport_->options().rank; }
 uint32_t TcpRuntime::num_nodes() const { return transport_->options().nodes; }
 size_t TcpRuntime::MaxFrameBytes() const { return transport_->options().max_frame_bytes; }
 
+void TcpRuntime::SetInterruptCheck(std::function<bool()> interrupted,
+                                   std::chrono::milliseconds period) {
+  transport_->SetWaitCheck(
+      [this, interrupted = std::move(interrupted)] {
+        if (!interrupted()) return false;
+        Abandon();  // every worker's wait ends (Start() fails by itself)
+        return true;
+      },
+      period);
+}
+
 Status TcpRuntime::Start(Node* node) {
   node_ = node;
   return transport_->Start();

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -34,6 +35,13 @@ class TcpRuntime final : public Runtime {
   explicit TcpRuntime(TcpOptions options);
   ~TcpRuntime() override;
 
+  // Before Start(): makes the node's blocking waits interruptible. A thread
+  // blocked in Start() or Finish() or parked in a worker's wait calls
+  // `interrupted()` every `period`; once it returns true, the node is
+  // abandoned (Abandon(): every worker's wait ends with an error) and
+  // Start() or Finish() fails ("interrupted ..."). The Python module checks
+  // for Ctrl-C so (experiments/python).
+  void SetInterruptCheck(std::function<bool()> interrupted, std::chrono::milliseconds period);
   // Joins the cluster; messages are delivered to `node` from then on.
   Status Start(Node* node);
   // After every local worker returned: goodbye/drain (see tcp_transport.h).

@@ -205,6 +205,11 @@ void TcpTransport::DeliverSelf(std::vector<uint8_t> frame) {
   }
 }
 
+void TcpTransport::SetWaitCheck(std::function<bool()> stop, std::chrono::milliseconds period) {
+  wait_check_ = std::move(stop);
+  wait_check_period_ = std::max(period, std::chrono::milliseconds(1));
+}
+
 void TcpTransport::WaitParked(WakeSignal& signal) {
   std::vector<std::shared_ptr<PeerConnection>> owned;
   std::vector<pollfd> fds{pollfd{signal.fd(), POLLIN, 0}};
@@ -225,10 +230,12 @@ void TcpTransport::WaitParked(WakeSignal& signal) {
     // Nothing to read (the I/O thread is reading): let another worker try.
     if (owned.empty()) reading.unlock();
   }
+  const int timeout_ms = wait_check_ ? static_cast<int>(wait_check_period_.count()) : -1;
   while (signal.BeginBlocking()) {
-    const int n = ::poll(fds.data(), fds.size(), -1);
+    const int n = ::poll(fds.data(), fds.size(), timeout_ms);
     signal.EndBlocking();
-    if (n < 0) continue;  // EINTR; nothing else can fail with valid descriptors
+    if (n == 0 && wait_check_()) break;  // timed out (only with a wait check): asked to stop
+    if (n <= 0) continue;                // EINTR; nothing else can fail with valid descriptors
     for (size_t i = 1; i < fds.size();) {
       if (fds[i].revents == 0) {
         ++i;
@@ -269,10 +276,23 @@ void TcpTransport::Flush(NodeId to) {
   box.frames.clear();
 }
 
+void TcpTransport::WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
+                               const char* interrupted) {
+  const auto over = [&] { return !failure_.ok() || done(); };
+  if (!wait_check_) return cv_.wait(g, over);
+  while (!cv_.wait_for(g, wait_check_period_, over)) {
+    g.unlock();  // the check may take other locks (the Python interpreter's)
+    const bool stop = wait_check_();
+    g.lock();
+    if (stop && failure_.ok()) failure_ = Status::Error(interrupted);
+  }
+}
+
 Status TcpTransport::Finish() {
   asio::post(io_, [this] { SayGoodbye(); });
   std::unique_lock<std::mutex> g(mu_);
-  cv_.wait(g, [&] { return !failure_.ok() || finished_; });
+  WaitChecked(
+      g, [&] { return finished_; }, "interrupted while saying goodbye");
   return failure_;
 }
 

@@ -31,8 +31,10 @@
 #pragma once
 
 #include <asio.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -72,6 +74,13 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   TcpTransport(TcpOptions options, Receiver& receiver);
   ~TcpTransport() override;
 
+  // Before Start(): a thread blocked in Start() or parked in WaitParked()
+  // wakes every `period` and calls `stop()` (e.g. the Python module's Ctrl-C
+  // check); so does Finish(). Once it returns true, Start() and Finish() fail
+  // ("interrupted ...") and WaitParked() returns (its caller then finds
+  // itself cancelled or not).
+  // stop() is called with no lock of the transport held.
+  void SetWaitCheck(std::function<bool()> stop, std::chrono::milliseconds period);
   // Listens, joins the cluster and returns once connected to every peer (or failed).
   Status Start();
   // Sends one core frame to `to`; never blocks on the network. Any thread. Off
@@ -85,7 +94,8 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   Status WaitFor(const std::function<bool()>& done);
   void Notify();
 
-  // A parked worker's wait: blocks until `signal` is set (returns at once if it is).
+  // A parked worker's wait: blocks until `signal` is set (returns at once if it is),
+  // or until the wait check (SetWaitCheck) said stop.
   // Meanwhile the worker reads the connections no one else is reading and
   // delivers their data frames itself (at most one worker at a time; not
   // with --emulate-latency), so a reply wakes the worker that waits for it
@@ -133,6 +143,11 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
     std::vector<uint8_t> payload;
     std::optional<Status> eof;  // set: the peer's end of stream, not a frame
   };
+
+  // Waits on cv_ (g holds mu_) until failure_ is set or done() (under mu_);
+  // with a wait check, one that says stop sets failure_ to `interrupted`.
+  void WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
+                   const char* interrupted);
 
   // PeerConnection::Listener (I/O thread).
   Status OnAuthenticated(PeerConnection& c) override;
@@ -192,6 +207,8 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   std::vector<std::unique_ptr<Outbox>> outboxes_;  // index = rank
   std::mutex handler_mu_;                          // see handler_mutex()
   std::mutex worker_read_mu_;                      // held by the one worker reading
+  std::function<bool()> wait_check_;               // set before Start; see SetWaitCheck
+  std::chrono::milliseconds wait_check_period_{0};
 
   mutable std::mutex mu_;  // guards the fields below
   std::condition_variable cv_;

@@ -79,7 +79,8 @@ Status TcpTransport::Start() {
   Status s;
   {
     std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [&] { return !failure_.ok() || ready_; });
+    WaitChecked(
+        g, [&] { return ready_; }, "interrupted while joining the cluster");
     s = failure_;
   }
   if (s.ok()) {

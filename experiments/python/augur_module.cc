@@ -4,12 +4,16 @@
 // are 1-D numpy uint64 arrays, values float32 arrays of shape (len(keys),
 // length); a wrong dtype raises TypeError, a wrong shape ValueError, a bad
 // option ValueError with `augur run`'s message. Every call that may wait
-// releases the GIL. A worker is for one thread at a time: a second thread
+// releases the GIL and stays interruptible: in Python's main thread it runs
+// the signal handlers every 50 ms, and when one raises (Ctrl-C:
+// KeyboardInterrupt) the node is abandoned (the other nodes see this rank
+// lost) and the call raises that exception. A worker is for one thread at a time: a second thread
 // entering the same worker raises RuntimeError instead of corrupting it.
 // An async ticket keeps its buffers alive and, if dropped unwaited, waits.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pythread.h>
 
 #include <atomic>
 #include <memory>
@@ -20,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/policy/policy.h"
 #include "experiments/python/numpy_buffers.h"
 #include "experiments/python/python_node.h"
 
@@ -29,6 +34,19 @@ namespace augur {
 namespace {
 
 struct NodeHandle;
+
+// Python's main thread (where signal handlers run), set at import.
+unsigned long main_thread_ident = 0;
+
+// The interrupt check of a thread waiting with the GIL released
+// (PythonNode::Join): in the main thread, runs the pending signal handlers;
+// true when one raised (KeyboardInterrupt). The exception stays set in the
+// thread's state until the call has the GIL back (RaiseIfInterrupted).
+bool SignalRaised() {
+  if (PyThread_get_thread_ident() != main_thread_ident) return false;
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
 
 // A worker's Python handle; the node outlives it (keep_alive).
 struct WorkerHandle {
@@ -43,11 +61,28 @@ struct NodeHandle {
   std::vector<std::unordered_set<uint64_t>> samples;
 };
 
-// Marks a worker in use for one call; refuses concurrent use and use after finish().
+// After a call that waited with the GIL released: a signal handler's
+// exception raised meanwhile (SignalRaised) is raised now, once the node is
+// abandoned (an interrupted operation may still be in flight; after
+// Abandon nothing reaches its buffers).
+void RaiseIfInterrupted(NodeHandle& n) {
+  if (!PyErr_Occurred()) return;
+  n.node->Abandon("interrupted (a signal: Ctrl-C?); the node left the cluster");
+  throw py::error_already_set();
+}
+
+// Runs `wait` (returning a Status) with the GIL released, then raises an
+// interrupt (RaiseIfInterrupted) or the wait's error (CheckWait).
+template <typename Wait>
+void Blocking(const WorkerHandle& h, Wait wait);
+
+// Marks a worker in use for one call; refuses concurrent use and use after
+// finish() or after the node failed (a lost peer, an interrupt).
 class WorkerCall {
  public:
   explicit WorkerCall(const WorkerHandle& h) : flag_(h.node->busy[h.index]) {
     if (h.node->node->finished()) throw std::runtime_error("the node has finished");
+    if (const Status f = h.node->node->failure(); !f.ok()) throw std::runtime_error(f.message());
     if (flag_.exchange(true))
       throw std::runtime_error("worker " + std::to_string(h.index) +
                                " is used by two threads at once: one worker per thread "
@@ -71,6 +106,17 @@ void CheckWait(const WorkerHandle& h, const Status& s) {
   throw std::runtime_error(failure.ok() ? s.message() : failure.message());
 }
 
+template <typename Wait>
+void Blocking(const WorkerHandle& h, Wait wait) {
+  Status s;
+  {
+    py::gil_scoped_release release;
+    s = wait();
+  }
+  RaiseIfInterrupted(*h.node);
+  CheckWait(h, s);
+}
+
 // An asynchronous operation: holds its keys and buffer until it completed.
 struct TicketHandle {
   WorkerHandle worker;
@@ -83,14 +129,14 @@ struct TicketHandle {
     if (done) return;
     {
       WorkerCall w(worker);
-      py::gil_scoped_release release;
-      CheckWait(worker, w->Wait(ticket));
+      Blocking(worker, [&] { return w->Wait(ticket); });
     }
     done = true;
     buffer = py::none();
   }
   ~TicketHandle() {
-    if (done || worker.node->node->finished()) return;
+    // Finished or abandoned (a lost peer, an interrupt): nothing writes to the buffers any more.
+    if (done || worker.node->node->finished() || !worker.node->node->failure().ok()) return;
     try {
       Wait();
     } catch (const std::runtime_error& e) {
@@ -147,8 +193,7 @@ void Write(const WorkerHandle& h, bool set, const py::handle& keys_obj,
   py::array c = py::array_t<float, py::array::c_style>::ensure(v);
   std::span<const float> in(static_cast<const float*>(c.data()), total);
   if (keys.empty()) return;
-  py::gil_scoped_release release;
-  CheckWait(h, w->Wait(set ? w->Set(keys, in) : w->Push(keys, in)));
+  Blocking(h, [&] { return w->Wait(set ? w->Set(keys, in) : w->Push(keys, in)); });
 }
 
 py::array Pull(const WorkerHandle& h, const py::handle& keys_obj) {
@@ -163,8 +208,7 @@ py::array Pull(const WorkerHandle& h, const py::handle& keys_obj) {
   if (keys.empty()) return out;
   WorkerCall w(h);
   std::span<float> o(out.mutable_data(), keys.size() * *len);
-  py::gil_scoped_release release;
-  CheckWait(h, w->Wait(w->Pull(keys, o)));
+  Blocking(h, [&] { return w->Wait(w->Pull(keys, o)); });
   return out;
 }
 
@@ -198,8 +242,9 @@ std::unique_ptr<NodeHandle> Join(uint32_t dim,
   if (!o.ok()) throw py::value_error(o.status().message());
   Result<std::unique_ptr<PythonNode>> node = [&] {
     py::gil_scoped_release release;
-    return PythonNode::Join(std::move(*o));
+    return PythonNode::Join(std::move(*o), SignalRaised);
   }();
+  if (PyErr_Occurred()) throw py::error_already_set();  // interrupted: the join failed
   if (!node.ok()) throw std::runtime_error(node.status().message());
   auto h = std::make_unique<NodeHandle>();
   h->node = std::move(*node);
@@ -213,11 +258,14 @@ std::unique_ptr<NodeHandle> Join(uint32_t dim,
 
 PYBIND11_MODULE(_augur, m) {
   using namespace augur;
+  main_thread_ident =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   m.doc() = "Augur parameter server: the compiled core (use the `augur` package)";
   m.def("join", &Join, py::arg("dim"), py::arg("layout"), py::arg("options"), py::arg("optimizer"),
         py::arg("lr"), py::arg("initial_accumulator"), py::arg("init_scale"),
         py::arg("sample_range"), py::arg("workload"));
   m.def("option_names", &JoinOptionNames);
+  m.def("policy_names", &PolicyNames);
 
   py::class_<NodeHandle>(m, "Node")
       .def_property_readonly("rank", [](const NodeHandle& n) { return n.node->rank(); })
@@ -256,24 +304,33 @@ PYBIND11_MODULE(_augur, m) {
       .def(
           "finish",
           [](NodeHandle& n, std::vector<double> epoch_seconds, uint64_t samples,
-             std::optional<bool> verified, py::object extra) {
+             std::optional<bool> verified, py::object extra, bool drain) {
             PythonReport r;
             r.epoch_seconds = std::move(epoch_seconds);
             r.samples = samples;
             r.verified = verified;
             if (!extra.is_none()) r.extra = PythonToJson(extra);
             if (!r.extra->is_object()) throw py::value_error("extra must be a dict");
+            if (Status s = n.node->CheckReport(r); !s.ok()) throw py::value_error(s.message());
             for (uint32_t i = 0; i < n.node->num_workers(); ++i)
               if (n.busy[i].load())
                 throw std::runtime_error("finish() while a worker is in a call");
             Result<nlohmann::json> j = [&] {
               py::gil_scoped_release release;
-              return n.node->Finish(r);
+              return n.node->Finish(r, drain);
             }();
+            if (PyErr_Occurred()) throw py::error_already_set();  // interrupted while draining
             if (!j.ok()) throw std::runtime_error(j.status().message());
             return JsonToPython(*j);
           },
-          py::arg("epoch_seconds"), py::arg("samples"), py::arg("verified"), py::arg("extra"));
+          py::arg("epoch_seconds"), py::arg("samples"), py::arg("verified"), py::arg("extra"),
+          py::arg("drain"))
+      .def(
+          "abandon",
+          [](NodeHandle& n, const std::string& why) {
+            if (!n.node->finished()) n.node->Abandon(why);
+          },
+          py::arg("why"));
 
   py::class_<TicketHandle>(m, "Ticket").def_property_readonly("done", [](const TicketHandle& t) {
     return t.done;
@@ -339,20 +396,17 @@ PYBIND11_MODULE(_augur, m) {
       .def("barrier",
            [](const WorkerHandle& h) {
              WorkerCall w(h);
-             py::gil_scoped_release release;
-             CheckWait(h, w->Barrier());
+             Blocking(h, [&] { return w->Barrier(); });
            })
       .def("wait_sync",
            [](const WorkerHandle& h) {
              WorkerCall w(h);
-             py::gil_scoped_release release;
-             CheckWait(h, w->WaitSync());
+             Blocking(h, [&] { return w->WaitSync(); });
            })
       .def("wait_all",
            [](const WorkerHandle& h) {
              WorkerCall w(h);
-             py::gil_scoped_release release;
-             CheckWait(h, w->WaitAll());
+             Blocking(h, [&] { return w->WaitAll(); });
            })
       .def(
           "prepare_sample",
@@ -367,6 +421,7 @@ PYBIND11_MODULE(_augur, m) {
               py::gil_scoped_release release;
               id = w->PrepareSample(k, start, end).id;
             }
+            RaiseIfInterrupted(*h.node);
             h.node->samples[h.index].insert(id);
             return id;
           },
@@ -381,8 +436,11 @@ PYBIND11_MODULE(_augur, m) {
               if (h.node->samples[h.index].erase(id) == 0)
                 throw py::value_error("sample handle " + std::to_string(id) +
                                       " is unknown or already pulled (by this worker)");
-              py::gil_scoped_release release;
-              w->PullSample(SampleHandle{id}, &keys, &values);
+              {
+                py::gil_scoped_release release;
+                w->PullSample(SampleHandle{id}, &keys, &values);
+              }
+              RaiseIfInterrupted(*h.node);
             }
             py::array_t<uint64_t> k(static_cast<py::ssize_t>(keys.size()), keys.data());
             std::optional<uint32_t> len = UniformLength(h.node->node->layout(), keys);

@@ -133,7 +133,8 @@ Result<JoinOptions> ParseJoinOptions(const JoinRequest& r) {
   o.node.seed = o.config.seed;
   Result<OptimizerKind> kind = ParseOptimizerKind(r.optimizer);
   if (!kind.ok()) return kind.status().WithContext("optimizer");
-  if (!(r.lr > 0)) return Status::Error("lr must be > 0");
+  if (!(r.lr > 0 && r.lr < 1e6))  // as augur run's --lr (config/workload_options.cc)
+    return Status::Error("lr must be a number > 0 and below 1e6");
   if (!(r.initial_accumulator >= 0)) return Status::Error("initial_accumulator must be >= 0");
   o.node.optimizer.kind = *kind;
   o.node.optimizer.learning_rate = static_cast<float>(r.lr);

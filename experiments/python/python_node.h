@@ -14,10 +14,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -39,8 +41,13 @@ struct PythonReport {
 
 class PythonNode {
  public:
-  // Blocks until every rank joined (or the join failed: error).
-  static Result<std::unique_ptr<PythonNode>> Join(JoinOptions options);
+  // Blocks until every rank joined (or the join failed: error). While the
+  // node joins or a worker waits, `interrupted` is called every 50 ms from
+  // the waiting thread; once it returns true the join fails, or the node is
+  // abandoned (Abandon) and every wait ends (TcpRuntime::SetInterruptCheck).
+  // Null: the waits are not interrupted.
+  static Result<std::unique_ptr<PythonNode>> Join(JoinOptions options,
+                                                  std::function<bool()> interrupted = nullptr);
   ~PythonNode();
   PythonNode(const PythonNode&) = delete;
   PythonNode& operator=(const PythonNode&) = delete;
@@ -58,9 +65,20 @@ class PythonNode {
 
   // This node's counters so far, as result.json names them.
   nlohmann::json Metrics();
-  // Drains the cluster (goodbye protocol), writes OUT/rank-R/result.json when
-  // an out directory was given, and returns the result. Call once.
-  Result<nlohmann::json> Finish(const PythonReport& report);
+  // Any thread: leaves the cluster at once, without goodbye (the other nodes
+  // see this rank lost): the failure becomes "rank R: `why`" (unless the node
+  // failed already) and every worker's wait ends with it.
+  void Abandon(const std::string& why);
+  // Writes OUT/rank-R/result.json when an out directory was given, and
+  // returns the result. Call once. drain: first the goodbye protocol, which
+  // waits until every node said goodbye; else the node is abandoned first
+  // (a rank that stops on its own, e.g. a diverged run: the others see it
+  // lost) and the result is written even after a failure.
+  // Refused before anything is done (the node keeps running): an epoch time
+  // that is not a finite number >= 0, or an `extra` field that result.json
+  // measures itself (CheckReport).
+  Result<nlohmann::json> Finish(const PythonReport& report, bool drain = true);
+  Status CheckReport(const PythonReport& report) const;
 
  private:
   explicit PythonNode(JoinOptions options);

@@ -85,12 +85,21 @@ class Embedding(torch.nn.Module):
         self.optimizer = optimizer
         self.lr = node.lr if lr is None else float(lr)
 
-    def keys(self, ids):
-        """The distinct keys of `ids` (a tensor or array of row indices), as uint64."""
+    def _row_ids(self, ids):
+        """`ids` (a tensor or array of row indices) as a flat numpy integer array;
+        TypeError for another dtype (1.5 is no row), IndexError out of range."""
         a = ids.detach().cpu().numpy() if isinstance(ids, torch.Tensor) else np.asarray(ids)
+        if a.size and not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"Embedding ids must be integers (as torch.nn.Embedding's), not "
+                            f"{a.dtype}: convert them with .long() if they are whole numbers")
+        a = a.reshape(-1)
         if a.size and (a.min() < 0 or a.max() >= self.num_embeddings):
             raise IndexError(f"ids must be in [0, {self.num_embeddings})")
-        return np.unique(a.astype(np.uint64)) + np.uint64(self.key_offset)
+        return a
+
+    def keys(self, ids):
+        """The distinct keys of `ids` (a tensor or array of row indices), as uint64."""
+        return np.unique(self._row_ids(ids).astype(np.uint64)) + np.uint64(self.key_offset)
 
     def intent(self, ids, start, end):
         """Signals that the rows of `ids` are used while the clock is in [start, end)."""
@@ -98,9 +107,7 @@ class Embedding(torch.nn.Module):
 
     def forward(self, ids):
         ids = torch.as_tensor(ids)
-        flat = ids.reshape(-1).detach().cpu().numpy()
-        if flat.size and (flat.min() < 0 or flat.max() >= self.num_embeddings):
-            raise IndexError(f"ids must be in [0, {self.num_embeddings})")
+        flat = self._row_ids(ids)
         uniq, inverse = np.unique(flat, return_inverse=True)
         keys = uniq.astype(np.uint64) + np.uint64(self.key_offset)
         rows = torch.from_numpy(self.worker.pull(keys)).requires_grad_()

@@ -66,9 +66,16 @@ class Task:
 
     def __init__(self, a):
         d = pathlib.Path(a.data) if a.data else default_data(a.seed)
+        try:
+            self._load(d, a)
+        except (OSError, ValueError, KeyError, TypeError) as e:  # one line, exit 2
+            harness.bad_input(f"ctr: --data {d}: not a readable `augur data ctr` data set "
+                              f"({type(e).__name__}: {e})")
+
+    def _load(self, d, a):
         meta = json.loads((d / "meta.json").read_text())
-        if meta.get("format") != "augur-ctr-1":
-            raise SystemExit(f"ctr: {d}/meta.json is not an `augur data ctr` data set")
+        if not isinstance(meta, dict) or meta.get("format") != "augur-ctr-1":
+            raise ValueError("meta.json has no \"format\": \"augur-ctr-1\"")
         self.dim, self.batch_size = a.dim, a.batch_size
         self.card = np.array(meta["cardinalities"], np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(self.card)[:-1]])  # deep rows per feature

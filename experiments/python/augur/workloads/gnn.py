@@ -53,7 +53,7 @@ def read_wordnet(directory):
     for pos, name in files:
         path = pathlib.Path(directory) / name
         if not path.exists():
-            raise SystemExit(f"gnn: {path} is missing (apt-get install wordnet-base)")
+            harness.bad_input(f"gnn: {path} is missing (apt-get install wordnet-base)")
         with open(path, encoding="latin-1") as f:
             for line in f:
                 if line.startswith("  "):
@@ -90,7 +90,7 @@ class Task:
     def __init__(self, a):
         self.dim, self.batch_size, self.fanout = a.dim, a.batch_size, a.fanout
         if self.fanout <= 0:
-            raise SystemExit("gnn: --fanout must be at least 1")
+            harness.bad_input("gnn: --fanout must be at least 1")
         self.labels, self.indptr, self.indices = read_wordnet(a.wordnet)
         n = len(self.labels)
         order = np.random.default_rng(a.seed).permutation(n)  # seeded 80/10/10 split
