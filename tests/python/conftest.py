@@ -17,6 +17,16 @@ sys.path.insert(0, str(BUILD / "python"))
 AUGUR = BUILD / "bin" / "augur"
 
 
+def make_ctr_data(tmp_path_factory, rows, max_cardinality):
+    """A generated click-through data set (`augur data ctr`) of `rows` rows."""
+    import subprocess
+    d = tmp_path_factory.mktemp("ctr") / "data"
+    subprocess.run([str(AUGUR), "data", "ctr", "--out", str(d), "--rows", str(rows),
+                    "--max-cardinality", str(max_cardinality), "--seed", "3"],
+                   check=True, capture_output=True)
+    return d
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -17,7 +17,7 @@ import torch
 
 import augur
 import augur.torch as at
-from conftest import AUGUR, BUILD, free_port
+from conftest import AUGUR, make_ctr_data, BUILD, free_port
 from augur.workloads import ctr, harness
 
 
@@ -128,10 +128,7 @@ def test_embedding_refuses_float_ids(solo):
 
 @pytest.fixture(scope="module")
 def ctr_data(tmp_path_factory):
-    d = tmp_path_factory.mktemp("ctr") / "data"
-    subprocess.run([str(AUGUR), "data", "ctr", "--out", str(d), "--rows", "3000",
-                    "--max-cardinality", "200", "--seed", "3"], check=True, capture_output=True)
-    return d
+    return make_ctr_data(tmp_path_factory, rows=3000, max_cardinality=200)
 
 
 def test_a_diverged_baseline_is_an_error_without_quality(ctr_data, tmp_path, capsys):

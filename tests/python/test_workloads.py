@@ -7,16 +7,13 @@ import subprocess
 
 import pytest
 
-from conftest import AUGUR
+from conftest import AUGUR, make_ctr_data
 from augur.workloads import ctr, gnn, harness
 
 
 @pytest.fixture(scope="module")
 def ctr_data(tmp_path_factory):
-    d = tmp_path_factory.mktemp("ctr") / "data"
-    subprocess.run([str(AUGUR), "data", "ctr", "--out", str(d), "--rows", "8000",
-                    "--max-cardinality", "400", "--seed", "3"], check=True, capture_output=True)
-    return d
+    return make_ctr_data(tmp_path_factory, rows=8000, max_cardinality=400)
 
 
 def test_ctr_generator_plants_a_learnable_truth(ctr_data):
