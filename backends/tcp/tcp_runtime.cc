@@ -82,8 +82,8 @@ Status TcpRuntime::Start(Node* node) {
   return transport_->Start();
 }
 
-Status TcpRuntime::Finish() {
-  Status s = transport_->Finish();
+Status TcpRuntime::Finish(std::optional<double> limit_seconds) {
+  Status s = transport_->Finish(limit_seconds);
   // A sync timer may still be pending on the I/O thread: from here on it
   // finds the node gone (the Node may be destroyed before this runtime).
   std::lock_guard<std::mutex> g(transport_->handler_mutex());

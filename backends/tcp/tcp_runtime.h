@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "backends/tcp/tcp_options.h"
@@ -44,8 +45,9 @@ class TcpRuntime final : public Runtime {
   void SetInterruptCheck(std::function<bool()> interrupted, std::chrono::milliseconds period);
   // Joins the cluster; messages are delivered to `node` from then on.
   Status Start(Node* node);
-  // After every local worker returned: goodbye/drain (see tcp_transport.h).
-  Status Finish();
+  // After every local worker returned: goodbye/drain (see tcp_transport.h);
+  // with `limit_seconds`, for at most that long (TcpTransport::Finish).
+  Status Finish(std::optional<double> limit_seconds = std::nullopt);
   // Any thread, after a failure, instead of Finish(): from now on no message
   // or timer reaches the node and nothing more is sent, and every parker this
   // runtime made is cancelled (core/runtime/runtime.h), so the workers' waits

@@ -288,9 +288,19 @@ void TcpTransport::WaitChecked(std::unique_lock<std::mutex>& g, const std::funct
   }
 }
 
-Status TcpTransport::Finish() {
+Status TcpTransport::Finish(std::optional<double> limit_seconds) {
   asio::post(io_, [this] { SayGoodbye(); });
   std::unique_lock<std::mutex> g(mu_);
+  if (limit_seconds.has_value()) {
+    const auto over = [&] { return !failure_.ok() || finished_; };
+    if (!cv_.wait_for(g, ToDuration(*limit_seconds), over)) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g s", *limit_seconds);
+      failure_ = Status::Error(std::string("no goodbye from every peer within ") + seconds +
+                               " after this node stopped (a peer still training?)");
+    }
+    return failure_;
+  }
   WaitChecked(
       g, [&] { return finished_; }, "interrupted while saying goodbye");
   return failure_;

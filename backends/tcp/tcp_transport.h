@@ -88,7 +88,10 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
   // the calling thread (see Outbox); otherwise it is queued for the I/O thread.
   void Send(NodeId to, std::vector<uint8_t> frame);
   // Says goodbye and waits until every connection closed cleanly (or failed).
-  Status Finish();
+  // With `limit_seconds`, waits at most that long for the peers' goodbyes
+  // and then fails ("no goodbye from every peer within ..."): for a node that
+  // stopped early while its peers may be waiting for it (a diverged run).
+  Status Finish(std::optional<double> limit_seconds = std::nullopt);
   // Waits until the transport failed, or `done()` (checked when Notify() is called).
   // Returns the failure, or Ok once done.
   Status WaitFor(const std::function<bool()>& done);

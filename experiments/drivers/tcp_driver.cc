@@ -51,9 +51,16 @@ Result<RunResult> RunOnTcp(const RunConfig& /*config*/, const tcp::TcpOptions& o
     runtime.reset();
     return job.failure();
   }
-  s = runtime->Finish();
+  // A diverged process may be alone in stopping (each process judges its own
+  // workers): a peer still training waits for it at its next barrier and
+  // will not say goodbye. It waits for the goodbyes as long as a peer may be
+  // silent (--peer-timeout), then leaves; that peer then stops with `lost
+  // rank`, and this process reports its divergence.
+  const bool stopped_early = job.StoppedEarly();
+  s = stopped_early ? runtime->Finish(runtime->transport().options().peer_timeout_seconds)
+                    : runtime->Finish();
   runtime.reset();  // stops the I/O thread before the node goes away
-  if (!s.ok()) return s;
+  if (!s.ok() && !stopped_early) return s;
 
   RunResult r;
   r.backend = "tcp";

@@ -80,6 +80,7 @@ class BatchJob : public Job {
   NodeOptions MakeNodeOptions() const override;
   void RunWorker(Worker& w) override;
   void Report(RunResult* result) const override;
+  bool StoppedEarly() const override { return Stopped(); }
   // Loads and checks config.resume_dir (if set). Call once after construction.
   // Error names the checkpoint file and the problem.
   Status LoadResume();

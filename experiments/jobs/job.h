@@ -33,6 +33,10 @@ class Job {
   // Fills epoch_seconds (if this process hosted node 0), samples done by the
   // workers this process hosted, and verification of the nodes it hosted.
   virtual void Report(RunResult* result) const = 0;
+  // True once this process's workers left the training loop before its end
+  // (a diverged run): on TCP its peers may still be training and waiting for
+  // it at a barrier, so it does not wait for their goodbyes unbounded.
+  virtual bool StoppedEarly() const { return false; }
 
   // The first error recorded wins. Thread-safe.
   void Fail(const Status& error) {

@@ -131,5 +131,23 @@ TEST_CASE("an abandoned node releases its parked workers with an error", "[tcp][
   runtimes.clear();                                 // I/O threads stop before the nodes go away
 }
 
+TEST_CASE("a node that stopped early waits for the goodbyes of its peers only as long as told",
+          "[tcp][runtime]") {
+  // A diverged process stops while its peer still trains and waits for it at
+  // a barrier: the peer never says goodbye, and an unbounded Finish would hang.
+  Cluster cluster = StartCluster(2, 1, 2, "stopped-early-test", 0);
+  std::vector<std::unique_ptr<TcpRuntime>>& runtimes = cluster.runtimes;
+  std::vector<std::unique_ptr<Node>>& nodes = cluster.nodes;
+  Status peer_barrier;
+  std::thread peer([&] { peer_barrier = nodes[1]->worker(0).Barrier(); });  // waits for rank 0
+  const Status finish = runtimes[0]->Finish(0.2);
+  CHECK_FALSE(finish.ok());
+  CHECK(finish.message().find("no goodbye from every peer within 0.2 s") != std::string::npos);
+  runtimes[1]->Abandon();  // the peer's barrier ends (as lost rank 0 would end it)
+  peer.join();
+  CHECK_FALSE(peer_barrier.ok());
+  runtimes.clear();  // I/O threads stop before the nodes go away
+}
+
 }  // namespace
 }  // namespace augur::tcp
