@@ -40,6 +40,7 @@ struct LaunchFlags {
   std::string cluster_id;
   std::string ssh = "ssh -o BatchMode=yes";
   std::string augur_path;
+  bool run_self = false;  // the local ranks exec /proc/self/exe (Launch sets it)
   std::string kill_after = "45s";
   uint32_t restarts = 0;  // --restart-on-failure N
   bool pin = false;       // --pin: rank r on the r-th allowed CPU (--local only)
@@ -118,7 +119,7 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
   ProcessGroup group;
   for (uint32_t r = 0; r < nodes; ++r) {
     const int pass_fd = r == 0 ? coordinator_fd : -1;
-    std::vector<std::string> run = {f.augur_path, "run"};
+    std::vector<std::string> run = {f.run_self ? "/proc/self/exe" : f.augur_path, "run"};
     if (IsProgram(f.run_flags)) {  // env AUGUR_RANK=r ... PROGRAM ARGS (launch_env.h)
       run = {"env"};
       for (const std::string& a :
@@ -262,7 +263,12 @@ int Launch(LaunchFlags& f) {
   Result<double> kill_after = ParseDuration(f.kill_after);
   if (!kill_after.ok())
     return UsageError(kill_after.status().WithContext("--kill-after").message());
-  if (f.augur_path.empty()) f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (f.augur_path.empty()) {
+    f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    // Local ranks run this very binary, even if its file was rebuilt meanwhile
+    // (the path then names a deleted file); remote ones need its path.
+    f.run_self = f.local > 0;
+  }
   std::vector<int> codes;
   bool failed = false;
   for (uint32_t attempt = 0;; ++attempt) {

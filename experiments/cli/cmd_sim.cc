@@ -233,6 +233,27 @@ Status FinishSimOptions(const CLI::App& app, const SimFlagText& t, RunConfig* co
 
 }  // namespace
 
+// SimGrid gives every actor a stack of its own with a guard page: two memory
+// maps each, and the kernel caps a process's maps (vm.max_map_count). A
+// cluster past that cap aborted in SimGrid ("Failed to protect stack"); it is
+// refused up front. A node runs its workers, its protocol actor, its wire
+// actor and one actor per NIC lane (simulator/sim_cluster.cc).
+Status CheckActorCapacity(const RunConfig& config, const SimOptions& sim) {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  uint64_t max_maps = 0;
+  if (!(in >> max_maps) || max_maps == 0) return Status::Ok();  // unknown: SimGrid will tell
+  const uint64_t actors = uint64_t{config.nodes} * (config.workers + 2 + sim.nic_lanes);
+  constexpr uint64_t kOtherMaps = 4096;  // the binary, its libraries, heap arenas
+  if (2 * actors + kOtherMaps <= max_maps) return Status::Ok();
+  return Status::Error("--nodes " + std::to_string(config.nodes) + " x (--workers " +
+                       std::to_string(config.workers) + " + " + std::to_string(2 + sim.nic_lanes) +
+                       ") = " + std::to_string(actors) + " simulated actors need about " +
+                       std::to_string(2 * actors + kOtherMaps) +
+                       " memory maps, above this machine's vm.max_map_count " +
+                       std::to_string(max_maps) +
+                       ": fewer nodes or workers (or raise it: sysctl -w vm.max_map_count=N)");
+}
+
 CommandFn AddSimCommand(CLI::App& root) {
   auto config = std::make_shared<RunConfig>();
   auto sim = std::make_shared<SimOptions>();
@@ -252,6 +273,7 @@ CommandFn AddSimCommand(CLI::App& root) {
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     if (Status s = FinishSimOptions(*app, *text, config.get(), sim.get()); !s.ok())
       return UsageError(s.message());
+    if (Status s = CheckActorCapacity(*config, *sim); !s.ok()) return UsageError(s.message());
     if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());

@@ -31,7 +31,9 @@ Result<ChildOutcome> RunChild(const std::vector<std::string>& args, const std::s
     close(log);
     return Status::Error("cannot write " + log_path + ": " + std::strerror(errno));
   }
-  std::vector<std::string> argv{self};
+  // This very binary, even if its file was rebuilt meanwhile (the path then
+  // names a deleted file: compare's and calibrate's later runs failed).
+  std::vector<std::string> argv{"/proc/self/exe"};
   argv.insert(argv.end(), args.begin(), args.end());
   const auto start = std::chrono::steady_clock::now();
   Result<pid_t> pid = SpawnProcess(argv, log);

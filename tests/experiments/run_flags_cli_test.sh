@@ -146,3 +146,19 @@ wait "$pid" || rc=$?
 [ "$rc" -eq 130 ] || { cat "$work/sigint.err"; fail "an interrupted sim exited $rc, expected 130"; }
 grep -q "augur: interrupted (SIGINT)" "$work/sigint.err" || { cat "$work/sigint.err"; fail "no interruption line"; }
 ok "Ctrl-C on augur sim: one line, exit 130"
+
+# --- a binary rebuilt (replaced) while it runs: its later runs still start ---------------
+cp "$augur" "$work/augur-copy"
+"$work/augur-copy" compare --backend sim --workload mf --mf-rows 2000 --mf-cols 400 \
+  --mf-nnz 30000 --epochs 2 --workers 2 --policies classic,adaptive --nodes 1,2 --no-plots \
+  --out "$work/replaced" > "$work/replaced.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -s "$work/replaced.log" ] && break  # it started: its first line is out
+  sleep 0.05
+done
+rm "$work/augur-copy"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$work/replaced.log"; fail "compare failed once its binary was deleted ($rc)"; }
+ok "compare's runs start from the running binary, not its (deleted) path"
