@@ -38,7 +38,9 @@ Result<std::unique_ptr<WvTask>> WvTask::Load(const RunConfig& config) {
   if (!corpus.ok()) return corpus.status();
   auto task = std::make_unique<WvTask>(std::move(*corpus), config.wv, config.seed);
   uint64_t pairs = 0;
-  for (uint32_t s : task->train_) pairs += task->NumPairs(s, 0);
+  // Any pair will do: stop at the first sentence that has one.
+  for (size_t i = 0; i < task->train_.size() && pairs == 0; ++i)
+    pairs = task->NumPairs(task->train_[i], 0);
   if (pairs == 0)
     return Status::Error(*dir +
                          ": no (center, context) pair to train on: the training sentences (" +
