@@ -276,11 +276,24 @@ void TcpTransport::Flush(NodeId to) {
   box.frames.clear();
 }
 
-void TcpTransport::WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
-                               const char* interrupted) {
+bool TcpTransport::WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
+                               const char* interrupted, std::optional<double> limit_seconds) {
   const auto over = [&] { return !failure_.ok() || done(); };
-  if (!wait_check_) return cv_.wait(g, over);
-  while (!cv_.wait_for(g, wait_check_period_, over)) {
+  const auto deadline = std::chrono::steady_clock::now() + ToDuration(limit_seconds.value_or(0));
+  while (true) {
+    std::optional<std::chrono::nanoseconds> step;
+    if (wait_check_) step = wait_check_period_;
+    if (limit_seconds.has_value()) {
+      const std::chrono::nanoseconds left = deadline - std::chrono::steady_clock::now();
+      if (left <= std::chrono::nanoseconds::zero()) return over();
+      if (!step.has_value() || left < *step) step = left;
+    }
+    if (!step.has_value()) {
+      cv_.wait(g, over);
+      return true;
+    }
+    if (cv_.wait_for(g, *step, over)) return true;
+    if (!wait_check_) continue;
     g.unlock();  // the check may take other locks (the Python interpreter's)
     const bool stop = wait_check_();
     g.lock();
@@ -291,18 +304,13 @@ void TcpTransport::WaitChecked(std::unique_lock<std::mutex>& g, const std::funct
 Status TcpTransport::Finish(std::optional<double> limit_seconds) {
   asio::post(io_, [this] { SayGoodbye(); });
   std::unique_lock<std::mutex> g(mu_);
-  if (limit_seconds.has_value()) {
-    const auto over = [&] { return !failure_.ok() || finished_; };
-    if (!cv_.wait_for(g, ToDuration(*limit_seconds), over)) {
-      char seconds[32];
-      std::snprintf(seconds, sizeof(seconds), "%g s", *limit_seconds);
-      failure_ = Status::Error(std::string("no goodbye from every peer within ") + seconds +
-                               " after this node stopped (a peer still training?)");
-    }
-    return failure_;
+  if (!WaitChecked(
+          g, [&] { return finished_; }, "interrupted while saying goodbye", limit_seconds)) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g s", *limit_seconds);
+    failure_ = Status::Error(std::string("no goodbye from every peer within ") + seconds +
+                             " after this node stopped (a peer still training?)");
   }
-  WaitChecked(
-      g, [&] { return finished_; }, "interrupted while saying goodbye");
   return failure_;
 }
 

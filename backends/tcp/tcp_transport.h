@@ -149,8 +149,9 @@ class TcpTransport final : private PeerConnection::Listener, private SocketPolle
 
   // Waits on cv_ (g holds mu_) until failure_ is set or done() (under mu_);
   // with a wait check, one that says stop sets failure_ to `interrupted`.
-  void WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
-                   const char* interrupted);
+  // With `limit_seconds`, at most that long: false if it ran out first.
+  bool WaitChecked(std::unique_lock<std::mutex>& g, const std::function<bool()>& done,
+                   const char* interrupted, std::optional<double> limit_seconds = std::nullopt);
 
   // PeerConnection::Listener (I/O thread).
   Status OnAuthenticated(PeerConnection& c) override;
