@@ -1,6 +1,9 @@
 #include "experiments/cli/run_flags.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/units.h"
@@ -210,36 +213,36 @@ namespace {
 // A flag and the workloads it means something to.
 struct FlagScope {
   const char* flag;
-  const char* workloads;  // space-separated, each padded: " kge wv "
+  std::initializer_list<std::string_view> workloads;
 };
 
-constexpr FlagScope kScopes[] = {
-    {"--pattern", " zipf "},
-    {"--keys", " zipf "},
-    {"--batches", " zipf "},
-    {"--skew", " zipf "},
-    {"--compute-per-key", " zipf "},
-    {"--verify", " zipf "},
-    {"--data", " kge wv mf "},
-    {"--partition", " kge wv mf "},
-    {"--lr", " kge wv mf "},
-    {"--compute-per-sample", " kge wv mf "},
-    {"--no-eval", " kge wv mf "},
-    {"--wordnet", " kge wv "},
-    {"--negatives", " kge wv "},
-    {"--sampling", " kge wv "},
-    {"--reuse", " kge wv "},
-    {"--prefetch-lead", " kge wv "},
-    {"--eval-triples", " kge "},
-    {"--window", " wv "},
-    {"--min-count", " wv "},
-    {"--subsample", " wv "},
-    {"--replica-clip", " wv mf "},
-    {"--reg", " mf "},
-    {"--mf-rows", " mf "},
-    {"--mf-cols", " mf "},
-    {"--mf-nnz", " mf "},
-    {"--mf-skew", " mf "},
+const FlagScope kScopes[] = {
+    {"--pattern", {"zipf"}},
+    {"--keys", {"zipf"}},
+    {"--batches", {"zipf"}},
+    {"--skew", {"zipf"}},
+    {"--compute-per-key", {"zipf"}},
+    {"--verify", {"zipf"}},
+    {"--data", {"kge", "wv", "mf"}},
+    {"--partition", {"kge", "wv", "mf"}},
+    {"--lr", {"kge", "wv", "mf"}},
+    {"--compute-per-sample", {"kge", "wv", "mf"}},
+    {"--no-eval", {"kge", "wv", "mf"}},
+    {"--wordnet", {"kge", "wv"}},
+    {"--negatives", {"kge", "wv"}},
+    {"--sampling", {"kge", "wv"}},
+    {"--reuse", {"kge", "wv"}},
+    {"--prefetch-lead", {"kge", "wv"}},
+    {"--eval-triples", {"kge"}},
+    {"--window", {"wv"}},
+    {"--min-count", {"wv"}},
+    {"--subsample", {"wv"}},
+    {"--replica-clip", {"wv", "mf"}},
+    {"--reg", {"mf"}},
+    {"--mf-rows", {"mf"}},
+    {"--mf-cols", {"mf"}},
+    {"--mf-nnz", {"mf"}},
+    {"--mf-skew", {"mf"}},
 };
 
 bool Given(const CLI::App& app, const char* flag) {
@@ -247,29 +250,24 @@ bool Given(const CLI::App& app, const char* flag) {
   return o != nullptr && o->count() > 0;
 }
 
-// " kge wv " -> "kge and wv"
-std::string WorkloadList(const char* padded) {
-  std::string out, word;
-  std::vector<std::string> words;
-  for (const char* p = padded; *p != '\0'; ++p) {
-    if (*p != ' ') {
-      word += *p;
-    } else if (!word.empty()) {
-      words.push_back(word);
-      word.clear();
-    }
+// {"kge", "wv"} -> "kge and wv"
+std::string WorkloadList(std::initializer_list<std::string_view> workloads) {
+  std::string out;
+  size_t i = 0;
+  for (std::string_view w : workloads) {
+    out += i == 0 ? "" : i + 1 == workloads.size() ? " and " : ", ";
+    out += w;
+    ++i;
   }
-  for (size_t i = 0; i < words.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
   return out;
 }
 
 }  // namespace
 
 Status CheckFlagsApply(const CLI::App& app, const RunConfig& c) {
-  const std::string workload = " " + c.workload + " ";
   for (const FlagScope& s : kScopes) {
-    if (!Given(app, s.flag) || std::string(s.workloads).find(workload) != std::string::npos)
+    if (!Given(app, s.flag) ||
+        std::find(s.workloads.begin(), s.workloads.end(), c.workload) != s.workloads.end())
       continue;
     return Status::Error(std::string(s.flag) + " does not apply to --workload " + c.workload +
                          " (it is for " + WorkloadList(s.workloads) + "): drop it");
