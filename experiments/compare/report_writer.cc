@@ -138,6 +138,17 @@ std::string BaselineRunsText(const nlohmann::json& derived) {
          Fmt("%.4g", range->first) + "-" + Fmt("%.4g", range->second) + ")";
 }
 
+// The untrained model's value of the headline quality (its initial rows),
+// as the baseline's run recorded it beside its own (jobs/quality_floor.h,
+// RecordUntrained: "quality.untrained_heldout_loss"), if it did.
+std::optional<double> UntrainedQuality(const std::vector<CompareRecord>& records,
+                                       const QualityMetric& q) {
+  const std::string prefix = "quality.";
+  if (records.empty() || !records.front().baseline || q.name.rfind(prefix, 0) != 0)
+    return std::nullopt;
+  return NumberAt(*records.front().result, prefix + "untrained_" + q.name.substr(prefix.size()));
+}
+
 void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareRecord>& records) {
   const std::string& w = c.options.workload;
   const double goal = w == "wv" ? 4.0 : 6.0;
@@ -185,6 +196,17 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
       out << ".\n";
     } else {
       out << "- adaptive quality: not measured.\n";
+    }
+    // A baseline that has not learned yet makes the quality verdict compare noise.
+    const std::optional<double> untrained = UntrainedQuality(records, q);
+    const std::optional<double> base = NumberAt(records.front().derived, "quality");
+    if (untrained.has_value() && base.has_value() &&
+        (q.higher_is_better ? *base <= *untrained : *base >= *untrained)) {
+      out << "- **the baseline's own model is no better than its untrained rows** (" << q.name
+          << " " << Fmt("%.4g", *base) << " against " << Fmt("%.4g", *untrained) << " after "
+          << c.options.epochs << " epoch" << (c.options.epochs == 1 ? "" : "s")
+          << "): on this data the quality figures compare models that have not learned yet, "
+             "and the quality verdict above says little; train more epochs (--epochs).\n";
     }
     const nlohmann::json& cfg = adaptive->result->value("config", nlohmann::json::object());
     if (cfg.contains("sampling") &&
@@ -277,7 +299,11 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
           " epochs (± its standard error where the workload reports one); in parentheses the "
           "ratio to the baseline's; then the last epoch's training loss. A baseline run several "
           "times (--baseline-runs) shows the mean of its runs, the standard error of that mean "
-          "and their range: with several threads each run differs.",
+          "and their range: with several threads each run differs." +
+          (UntrainedQuality(records, q).has_value()
+               ? " The untrained model (its initial rows) scores " +
+                     Fmt("%.4g", *UntrainedQuality(records, q)) + "."
+               : std::string()),
       c, records,
       [](const CompareRecord& r) {
         if (r.derived->value("diverged", false))

@@ -266,6 +266,7 @@ void BatchJob::RunWorker(Worker& w) {
     if (QualityFloor floor; UntrainedQuality(&floor)) {
       const std::string worse = WorseThanUntrained(floor, *quality_, config_.epochs);
       if (!worse.empty()) StopDiverged(worse);
+      RecordUntrained(floor, quality_.get());
     }
   }
   w.Barrier();  // no node stops serving while node 0 still evaluates

@@ -31,4 +31,10 @@ std::string WorseThanUntrained(const QualityFloor& floor, const nlohmann::json& 
   return line;
 }
 
+void RecordUntrained(const QualityFloor& floor, nlohmann::json* quality) {
+  const std::optional<double> start = Field(floor.untrained, floor.field);
+  if (!quality->is_object() || !start || std::isnan(*start)) return;
+  (*quality)["untrained_" + floor.field] = *start;
+}
+
 }  // namespace augur

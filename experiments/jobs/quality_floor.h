@@ -36,4 +36,11 @@ struct QualityFloor {
 std::string WorseThanUntrained(const QualityFloor& floor, const nlohmann::json& trained,
                                uint32_t epochs);
 
+// Adds the untrained model's value of the floor's field to a trained
+// model's evaluation, as "untrained_<field>" (e.g. untrained_heldout_loss):
+// the reference a reader needs to tell a trained model from one that has
+// barely moved (reports set the baseline's beside it). No-op if the floor
+// has no such number.
+void RecordUntrained(const QualityFloor& floor, nlohmann::json* quality);
+
 }  // namespace augur

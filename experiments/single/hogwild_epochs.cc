@@ -1,6 +1,7 @@
 #include "experiments/single/hogwild_epochs.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "experiments/jobs/divergence_guard.h"
@@ -53,9 +54,11 @@ RunResult RunHogwildEpochs(const RunConfig& config, const HogwildEpochs& epochs,
     const auto eval_start = std::chrono::steady_clock::now();
     nlohmann::json quality = epochs.evaluate();
     result.extra["eval_seconds"] = SecondsSince(eval_start);
-    const std::string worse =
-        epochs.untrained ? WorseThanUntrained(epochs.untrained(), quality, config.epochs) : "";
+    const std::optional<QualityFloor> floor =
+        epochs.untrained ? std::optional(epochs.untrained()) : std::nullopt;
+    const std::string worse = floor ? WorseThanUntrained(*floor, quality, config.epochs) : "";
     if (worse.empty()) {
+      if (floor) RecordUntrained(*floor, &quality);
       result.extra["quality"] = std::move(quality);
     } else {
       result.extra["diverged"] = true;

@@ -268,6 +268,36 @@ TEST_CASE("derived figures: a baseline run several times is judged by its mean a
   CHECK(records[1].derived["quality_ratio_to_single"].is_null());
 }
 
+TEST_CASE("a baseline no better than its untrained rows is called out beside the verdict",
+          "[compare]") {
+  // wv: held-out loss, lower is better; the untrained model (output rows at
+  // zero) scores 6 ln 2 = 4.159 with 5 negatives.
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0),
+                                        Record("adaptive", 8, 1.0, 0)};
+  records[0].result["quality"] = {{"heldout_loss", 4.7}, {"untrained_heldout_loss", 4.159}};
+  records[1].result["quality"] = {{"heldout_loss", 2.2}, {"untrained_heldout_loss", 4.159}};
+  DeriveFigures("wv", 2, &records);
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
+  context.options.workload = "wv";
+  context.options.policies = {"adaptive"};
+  context.options.epochs = 1;
+  std::string md = ReportMarkdown(context, records);
+  CHECK(md.find("no worse than the baseline; goal within 2%: met") != std::string::npos);
+  CHECK(md.find("**the baseline's own model is no better than its untrained rows** "
+                "(quality.heldout_loss 4.7 against 4.159 after 1 epoch)") != std::string::npos);
+  CHECK(md.find("The untrained model (its initial rows) scores 4.159.") != std::string::npos);
+  // A baseline that learned: the table still names the reference, no warning.
+  records[0].result["quality"]["heldout_loss"] = 2.8;
+  DeriveFigures("wv", 2, &records);
+  md = ReportMarkdown(context, records);
+  CHECK(md.find("no better than its untrained rows") == std::string::npos);
+  CHECK(md.find("scores 4.159") != std::string::npos);
+  // A run that recorded no untrained quality (kge): neither.
+  records[0].result["quality"].erase("untrained_heldout_loss");
+  md = ReportMarkdown(context, records);
+  CHECK(md.find("untrained") == std::string::npos);
+}
+
 TEST_CASE("the baseline runs three times with several threads, once with one", "[compare]") {
   CompareOptions o = Options();
   CHECK(BaselineRuns(o, 2) == 3);  // min(4 workers, 2 cores) threads
