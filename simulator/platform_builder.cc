@@ -160,6 +160,35 @@ Status CheckResources(const sg4::Engine& engine, const std::string& path) {
   return Status::Ok();
 }
 
+// SimGrid aborts at the first message between two hosts with no route
+// between them (and no latency): looked up before the run for every pair of
+// the nodes in use, or, for more than kAllPairsUpTo nodes, every node to and
+// from node 0.
+constexpr size_t kAllPairsUpTo = 256;
+
+bool Connected(const sg4::Host* from, const sg4::Host* to) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  return !links.empty() || latency > 0;
+}
+
+Status CheckRoutes(const std::vector<sg4::Host*>& hosts, const std::string& path) {
+  auto check = [&path](const sg4::Host* a, const sg4::Host* b) -> Status {
+    if (a == b || Connected(a, b)) return Status::Ok();
+    return Status::Error("platform " + path + ": no route from host '" + a->get_name() +
+                         "' to host '" + b->get_name() + "'");
+  };
+  const bool all_pairs = hosts.size() <= kAllPairsUpTo;
+  for (const sg4::Host* a : hosts) {
+    for (const sg4::Host* b : hosts) {
+      if (!all_pairs && a != hosts[0] && b != hosts[0]) continue;
+      if (Status s = check(a, b); !s.ok()) return s;
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Platform> LoadXml(sg4::Engine& engine, const std::string& path, uint32_t nodes) {
   if (Status s = CheckAttributes(path); !s.ok()) return s;
   try {
@@ -177,6 +206,11 @@ Result<Platform> LoadXml(sg4::Engine& engine, const std::string& path, uint32_t 
     return Status::Error("platform " + path + " has " + std::to_string(p.hosts.size()) +
                          " hosts but --nodes is " + std::to_string(nodes));
   p.hosts.resize(nodes);
+  try {
+    if (Status s = CheckRoutes(p.hosts, path); !s.ok()) return s;
+  } catch (const std::exception& e) {
+    return Status::Error("platform " + path + ": cannot look up its routes: " + e.what());
+  }
   p.description = "XML platform " + path + " (hosts sorted by name)";
   return p;
 }

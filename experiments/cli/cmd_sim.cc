@@ -277,8 +277,10 @@ CommandFn AddSimCommand(CLI::App& root) {
     if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
-    Result<SimOutcome> r = RunOnSim(*config, *sim, **job);
-    if (!r.ok()) return RunError(r.status().message());
+    bool bad_platform = false;
+    Result<SimOutcome> r = RunOnSim(*config, *sim, **job, &bad_platform);
+    if (!r.ok())
+      return bad_platform ? UsageError(r.status().message()) : RunError(r.status().message());
     nlohmann::json cfg = config->ToJson();
     cfg.erase("network");  // the loopback model's section; the sim's network is under "sim"
     cfg["sim"] = sim->ToJson();

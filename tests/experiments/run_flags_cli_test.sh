@@ -66,7 +66,7 @@ expect_refused 2 "--trace: cannot write /proc/" "$augur" "${sim[@]}" "${zipf[@]}
 printf '{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0}\n' > "$work/costs.json"
 expect_refused 2 "has no worker cost \(seconds_per_sample" "$augur" "${sim[@]}" "${mf[@]}" --costs "$work/costs.json"
 expect_refused 2 "--peer-timeout must be > 0" "$augur" launch --local 2 -- "${mf[@]}" --peer-timeout 0s
-# A platform SimGrid would abort on: one line instead (exit 1, as a platform it cannot parse).
+# A platform SimGrid would abort on: one line instead (exit 2, bad input as a wrong flag).
 cat > "$work/good.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -83,10 +83,16 @@ sed 's/1Gf/0f/g' "$work/good.xml" > "$work/zerospeed.xml"
 sed 's/core="2"/core="0"/g' "$work/good.xml" > "$work/zerocore.xml"
 sed 's/1GBps/0Bps/' "$work/good.xml" > "$work/zerobw.xml"
 sed 's/10us/-10us/' "$work/good.xml" > "$work/neglat.xml"
-expect_refused 1 "host 'a' has speed 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerospeed.xml"
-expect_refused 1 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerocore.xml"
-expect_refused 1 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
-expect_refused 1 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
+expect_refused 2 "host 'a' has speed 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerospeed.xml"
+expect_refused 2 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerocore.xml"
+expect_refused 2 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
+expect_refused 2 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
+# A third host without a route to the others: SimGrid aborted at its first message.
+sed 's|<link id="l"|<host id="c" speed="1Gf" core="2"/>\n    &|' "$work/good.xml" > "$work/noroute.xml"
+expect_refused 2 "noroute.xml: no route from host 'a' to host 'c'" "$augur" sim --nodes 3 --workers 1 \
+  --no-progress "${zipf[@]}" --platform "$work/noroute.xml"
+head -c 120 "$work/good.xml" > "$work/cut.xml"
+expect_refused 2 "cannot load platform .*cut.xml" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/cut.xml"
 "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/good.xml" > /dev/null || fail "a sound platform XML was refused"
 expect_refused 2 "--threads must be at least 1" "$augur" single "${mf[@]}" --threads 0
 expect_refused 2 "--checkpoint-every: must be at least 1" "$augur" "${sim[@]}" "${zipf[@]}" \
