@@ -65,6 +65,13 @@ expect_refused 2 "--trace: cannot write /proc/" "$augur" "${sim[@]}" "${zipf[@]}
 [ -s "$work/new/dir/t.paje" ] || fail "--trace wrote nothing"
 printf '{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0}\n' > "$work/costs.json"
 expect_refused 2 "has no worker cost \(seconds_per_sample" "$augur" "${sim[@]}" "${mf[@]}" --costs "$work/costs.json"
+# A core count that is not a whole number >= 1 (nlohmann wrapped -2 and truncated 2.5).
+for cores in 0 -2 2.5; do
+  printf '{"seconds_per_key": 1e-7, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0, "cores": %s}\n' \
+    "$cores" > "$work/cores.json"
+  expect_refused 2 "costs file $work/cores.json: cores is $cores \(expected a whole number in \[1, 4096\]\)" \
+    "$augur" "${sim[@]}" "${zipf[@]}" --costs "$work/cores.json"
+done
 expect_refused 2 "--peer-timeout must be > 0" "$augur" launch --local 2 -- "${mf[@]}" --peer-timeout 0s
 # A platform SimGrid would abort on: one line instead (exit 2, bad input as a wrong flag).
 cat > "$work/good.xml" <<'XML'
