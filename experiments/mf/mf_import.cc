@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/base/rng.h"
+#include "core/config/number_text.h"
 #include "experiments/data/ascii_lower.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/data/name_ids.h"
@@ -106,7 +107,9 @@ Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
     if (!ParseU64(f[1], &j) || j == 0 || j > cols)
       return r.Error("column index " + Quoted(f[1]) + " is outside 1.." + std::to_string(cols) +
                      " (size line " + std::to_string(size_line) + ")");
-    if (!ParseFloat(f[2], &v)) return r.Error("value " + Quoted(f[2]) + " is not a finite number");
+    Result<float> value = ParseFloatNumber(f[2]);
+    if (!value.ok()) return r.Error("value " + value.status().message());
+    v = *value;
     if (++seen > entries)
       return r.Error("more entries than the " + std::to_string(entries) +
                      " of the size line (line " + std::to_string(size_line) + ")");
@@ -168,9 +171,9 @@ Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::j
     if (f[0].empty()) return r.Error("user is empty");
     if (f[1].empty()) return r.Error("item is empty");
     if (fields == 4 && f[3].empty()) return r.Error("timestamp (the 4th field) is empty");
-    float v = 0;
-    if (!ParseFloat(f[2], &v)) return r.Error("rating " + Quoted(f[2]) + " is not a finite number");
-    if (Status s = cells->Add(r, f[0], f[1], v); !s.ok()) return s;
+    Result<float> v = ParseFloatNumber(f[2]);
+    if (!v.ok()) return r.Error("rating " + v.status().message());
+    if (Status s = cells->Add(r, f[0], f[1], *v); !s.ok()) return s;
   } while (r.Next(&line));
   if (!r.status().ok()) return r.status();
   (*meta)["header"] = !header->empty();

@@ -39,7 +39,12 @@ ok "--reuse with --sampling pool runs"
 
 # --- an explicit value is used or refused, never replaced by the default ------------
 expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr 0
-expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr inf
+expect_refused 2 "--lr: 'inf' is not a finite number" "$augur" single "${mf[@]}" --lr inf
+# A number out of range is named as such (strtod made it inf or 0 without a word).
+expect_refused 2 "--lr: '1e-400' underflows to 0" "$augur" single "${mf[@]}" --lr 1e-400
+expect_refused 2 "--compute-per-key: '1e400' is out of range" "$augur" "${sim[@]}" "${zipf[@]}" --compute-per-key 1e400
+expect_refused 2 "--link-latency: '1e-400us': '1e-400' underflows to 0" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --link-latency 1e-400us
 expect_refused 2 "--dim must be" "$augur" single "${mf[@]}" --dim 0
 expect_refused 2 "--batch-size must be" "$augur" single "${mf[@]}" --batch-size 0
 expect_refused 2 "--negatives must be" "$augur" single --workload kge --data "$work/kg" --negatives 0
