@@ -1,12 +1,13 @@
 #include "simulator/platform_builder.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <simgrid/s4u.hpp>
+
+#include "core/base/format_number.h"
 
 namespace augur {
 
@@ -110,12 +111,6 @@ uint32_t BuildDragonfly(const Shape& s, std::vector<sg4::Host*>* hosts, std::str
   return groups * kDragonflyChassisPerGroup * routers * kDragonflyHostsPerRouter;
 }
 
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
-}
-
 // What SimGrid aborts on (a host of no cores) or warns about and accepts (a
 // negative link latency) while it parses: checked on the file's text first.
 Status CheckAttributes(const std::string& path) {
@@ -147,15 +142,15 @@ Status CheckResources(const sg4::Engine& engine, const std::string& path) {
   for (const sg4::Host* h : engine.get_all_hosts()) {
     if (!(h->get_speed() > 0))
       return Status::Error("platform " + path + ": host '" + h->get_name() + "' has speed " +
-                           Number(h->get_speed()) + " (must be > 0)");
+                           FormatNumber(h->get_speed()) + " (must be > 0)");
   }
   for (const sg4::Link* l : engine.get_all_links()) {
     if (!(l->get_bandwidth() > 0))
       return Status::Error("platform " + path + ": link '" + l->get_name() + "' has bandwidth " +
-                           Number(l->get_bandwidth()) + " (must be > 0)");
+                           FormatNumber(l->get_bandwidth()) + " (must be > 0)");
     if (!(l->get_latency() >= 0))
       return Status::Error("platform " + path + ": link '" + l->get_name() + "' has latency " +
-                           Number(l->get_latency()) + " (must be >= 0)");
+                           FormatNumber(l->get_latency()) + " (must be >= 0)");
   }
   return Status::Ok();
 }

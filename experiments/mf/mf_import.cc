@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/base/format_number.h"
 #include "core/base/rng.h"
 #include "core/config/number_text.h"
 #include "experiments/data/ascii_lower.h"
@@ -23,12 +23,6 @@ std::string Quoted(std::string_view s) {
   q.append(s.substr(0, 40));
   q.push_back('\'');
   return q;
-}
-
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
 }
 
 // The ratings in file order; a repeated (user, item) keeps its first rating.
@@ -252,7 +246,7 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
         o.file + ": the test split is empty: of " + std::to_string(cells.all.size()) +
         " ratings, " +
         (std::llround(o.test_share * static_cast<double>(cells.all.size())) == 0
-             ? "--test-share " + Number(o.test_share) + " holds out none"
+             ? "--test-share " + FormatNumber(o.test_share) + " holds out none"
              : std::string("none can be held out (a test rating's user and item must both keep "
                            "a training rating)")) +
         "; the test ratings are what measures quality: give more ratings or a larger "
