@@ -231,10 +231,14 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
   r.name = "single";
   r.policy = "single";
   r.baseline = true;
+  std::vector<std::string> seen;
   for (size_t at = 0; at <= paths.size();) {
     const size_t comma = std::min(paths.find(',', at), paths.size());
     const std::string path = paths.substr(at, comma - at);
     if (path.empty()) return Status::Error("--baseline " + paths + ": an empty file name");
+    if (std::find(seen.begin(), seen.end(), path) != seen.end())  // it counted as its own repeat
+      return Status::Error("--baseline " + paths + ": " + path + " is given twice");
+    seen.push_back(path);
     Result<JsonValue> run = ReadBaselineRun(path, o);
     if (!run.ok()) return run.status();
     const bool timing = at > 0 && (*run)->at("workers_per_node").get<uint64_t>() == 1 &&
