@@ -180,3 +180,26 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$work/replaced.log"; fail "compare failed once its binary was deleted ($rc)"; }
 ok "compare's runs start from the running binary, not its (deleted) path"
+
+# A directory another run holds (this shell takes the lock as augur does:
+# flock on DIR/.augur-lock, holding its pid) is refused; once it is released
+# the same directory is reused, and a run's --out and --checkpoint-dir may be
+# one directory. Two runs sharing one were undetected and overwrote each other.
+mkdir "$work/busy"
+echo $$ > "$work/busy/.augur-lock"
+exec 9>> "$work/busy/.augur-lock"
+flock 9
+expect_refused 2 "^augur: error: --out: $work/busy is in use by another augur run \(pid $$\)$" \
+  "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy"
+expect_refused 2 "--checkpoint-dir: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" "${sim[@]}" "${zipf[@]}" --checkpoint-dir "$work/busy"
+expect_refused 2 "--out: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" single "${mf[@]}" --out "$work/busy"
+expect_refused 2 "--out: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" compare --backend loopback --policies classic --nodes 2 "${mf[@]}" --out "$work/busy"
+exec 9>&-
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" --checkpoint-dir "$work/busy" \
+  > /dev/null || fail "a released directory (as --out and --checkpoint-dir at once) was refused"
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" > /dev/null ||
+  fail "the lock outlived the run that held it"
+ok "a directory another run holds is refused, and reused once released"
