@@ -203,3 +203,28 @@ exec 9>&-
 "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" > /dev/null ||
   fail "the lock outlived the run that held it"
 ok "a directory another run holds is refused, and reused once released"
+
+# calibrate refuses up front what its runs refused only after minutes of measuring.
+expect_refused 2 "--measure-workers 5000 \(the calibration runs' --workers\): --workers must be in \[1, 1024\]" \
+  "$augur" calibrate --workload zipf --measure-workers 5000 --out "$work/c.json"
+expect_refused 2 "--checkpoint-dir /proc/augur-ck: cannot create it" \
+  "$augur" calibrate --workload zipf --checkpoint-dir /proc/augur-ck --out "$work/c.json"
+# SIGTERM: calibrate stops its run and removes its temporary directory (it stayed in /tmp).
+ls -d /tmp/augur-calibrate-* 2> /dev/null | sort > "$work/tmp-before" || true
+"$augur" calibrate --workload zipf --out "$work/c.json" > /dev/null 2> "$work/cal.err" &
+cal=$!
+for _ in $(seq 600); do  # until its directory exists (it is made after the handler is set)
+  ls -d /tmp/augur-calibrate-* 2> /dev/null | sort > "$work/tmp-now" || true
+  [ -n "$(comm -13 "$work/tmp-before" "$work/tmp-now")" ] && break
+  sleep 0.1
+done
+mine=$(comm -13 "$work/tmp-before" "$work/tmp-now")
+[ -n "$mine" ] || { kill "$cal"; fail "calibrate made no temporary directory"; }
+kill -TERM "$cal"
+rc=0
+wait "$cal" || rc=$?
+[ "$rc" -eq 143 ] || { tail -3 "$work/cal.err" >&2; fail "calibrate exited $rc on SIGTERM, expected 143"; }
+grep -q "calibrate interrupted (SIGTERM); its temporary directory was removed" "$work/cal.err" ||
+  { tail -3 "$work/cal.err" >&2; fail "no line saying calibrate was interrupted"; }
+for d in $mine; do [ ! -e "$d" ] || fail "calibrate left $d behind on SIGTERM"; done
+ok "calibrate: bad run flags refused up front, its temporary directory removed on SIGTERM"
