@@ -179,8 +179,15 @@ def test_ctr_flags_are_checked_with_baseline_too(tmp_path):
     p = run_ctr("--baseline", "--data", str(tmp_path / "empty"))
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert p.stderr.count("\n") == 1 and "not a readable `augur data ctr` data set" in p.stderr
-    p = run_ctr("--baseline", "--lr", "inf")
+    p = run_ctr("--baseline", "--lr", "1e9")
     assert p.returncode == 2 and "--lr must be a number > 0 and below 1e6" in p.stderr
+    # Each number flag says what is wrong with a number it cannot use (float() said nothing).
+    for lr, why in (("inf", "'inf' is not a finite number"),
+                    ("1e400", "'1e400' is out of range"),
+                    ("1e-400", "'1e-400' underflows to 0"),
+                    ("fast", "'fast' is not a number")):
+        p = run_ctr("--baseline", "--lr", lr)
+        assert p.returncode == 2 and f"argument --lr: {why}" in p.stderr, p.stderr
 
 
 def test_a_push_or_set_of_nan_or_inf_is_refused_naming_the_key_position(solo):
