@@ -30,7 +30,7 @@ mkdir -p "$out"
 costs=$out/contention-costs.json
 cat > "$costs" <<'JSON'
 {"workload": "zipf", "seconds_per_key": 5e-08, "seconds_per_message": 2e-06,
- "seconds_per_message_byte": 1e-10, "cores": 0, "machine": "fixed (scripts/bench-sim.sh)"}
+ "seconds_per_message_byte": 1e-10, "machine": "fixed (scripts/bench-sim.sh)"}
 JSON
 
 run() {

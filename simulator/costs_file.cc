@@ -7,8 +7,27 @@
 
 namespace augur {
 
+namespace {
+
+// A count field: absent gives `absent`; present, a whole number in [low, high]
+// (nlohmann would wrap -2 to 4294967294 and truncate 2.5 to 2).
+Result<uint32_t> CountField(const nlohmann::json& j, const char* name, uint32_t absent,
+                            uint32_t low, uint32_t high) {
+  const auto it = j.find(name);
+  if (it == j.end()) return absent;
+  const std::string range =
+      " (expected a whole number in [" + std::to_string(low) + ", " + std::to_string(high) + "])";
+  if (!it->is_number_integer())
+    return Status::Error(std::string(name) + " is " + it->dump() + range);
+  const int64_t v = it->get<int64_t>();
+  if (v < low || v > high) return Status::Error(std::string(name) + " is " + it->dump() + range);
+  return static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
 nlohmann::json SimCosts::ToJson() const {
-  return {
+  nlohmann::json j = {
       {"workload", workload},
       {"seconds_per_key", seconds_per_key},
       {"seconds_per_sample", seconds_per_sample},
@@ -36,6 +55,8 @@ nlohmann::json SimCosts::ToJson() const {
       {"machine", machine},
       {"git_commit", git_commit},
   };
+  if (cores == 0) j.erase("cores");  // not calibrated: FromJson refuses 0 cores
+  return j;
 }
 
 Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
@@ -55,14 +76,12 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
     c.worker_cost_source = j.value("worker_cost_source", "");
     c.seconds_per_key_time_sliced = j.value("seconds_per_key_time_sliced", -1.0);
     c.seconds_per_sample_time_sliced = j.value("seconds_per_sample_time_sliced", -1.0);
-    c.time_sliced_processes = j.value("time_sliced_processes", 0u);
     c.time_sliced_cost_source = j.value("time_sliced_cost_source", "");
     c.message_cost_source = j.value("message_cost_source", "");
     c.wakeup_delay_seconds = j.value("wakeup_delay_seconds", 0.0);
     c.wakeup_delay_source = j.value("wakeup_delay_source", "");
     c.time_sliced_wakeup_delay_seconds = j.value("time_sliced_wakeup_delay_seconds", -1.0);
     c.time_sliced_wakeup_delay_source = j.value("time_sliced_wakeup_delay_source", "");
-    c.cores = j.value("cores", 0u);
     c.loopback_bandwidth_bytes_per_second = j.value("loopback_bandwidth_bytes_per_second", 0.0);
     c.loopback_latency_seconds = j.value("loopback_latency_seconds", -1.0);
     c.loopback_latency_source = j.value("loopback_latency_source", "");
@@ -90,9 +109,13 @@ Result<SimCosts> SimCosts::FromJson(const nlohmann::json& j) {
   if (c.time_sliced_wakeup_delay_seconds < 0) c.time_sliced_wakeup_delay_seconds = -1;
   if (!(c.first_epoch_extra_seconds_per_sample >= 0))
     return Status::Error("first_epoch_extra_seconds_per_sample must be >= 0");
-  if (c.time_sliced_processes > 4097)
-    return Status::Error("time_sliced_processes must be at most 4097");
-  if (c.cores > 4096) return Status::Error("cores must be at most 4096");
+  // time_sliced_processes 0: not measured; cores absent: not calibrated.
+  Result<uint32_t> sliced = CountField(j, "time_sliced_processes", 0, 0, 4097);
+  if (!sliced.ok()) return sliced.status();
+  c.time_sliced_processes = *sliced;
+  Result<uint32_t> cores = CountField(j, "cores", 0, 1, 4096);
+  if (!cores.ok()) return cores.status();
+  c.cores = *cores;
   if (!(c.loopback_bandwidth_bytes_per_second >= 0))
     return Status::Error("loopback_bandwidth_bytes_per_second must be >= 0");
   return c;

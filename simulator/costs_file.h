@@ -86,7 +86,7 @@ struct SimCosts {
   // Negative: not measured (wakeup_delay_seconds applies, as above).
   double time_sliced_wakeup_delay_seconds = -1;
   std::string time_sliced_wakeup_delay_source;
-  uint32_t cores = 0;  // this machine's cores; 0 = not calibrated
+  uint32_t cores = 0;  // this machine's cores, in [1, 4096]; 0 = not calibrated (field absent)
   // The loopback link (one way): 0 / negative = not calibrated.
   double loopback_bandwidth_bytes_per_second = 0;
   double loopback_latency_seconds = -1;

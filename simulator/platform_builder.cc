@@ -1,12 +1,13 @@
 #include "simulator/platform_builder.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <simgrid/s4u.hpp>
+
+#include "core/base/format_number.h"
 
 namespace augur {
 
@@ -110,12 +111,6 @@ uint32_t BuildDragonfly(const Shape& s, std::vector<sg4::Host*>* hosts, std::str
   return groups * kDragonflyChassisPerGroup * routers * kDragonflyHostsPerRouter;
 }
 
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
-}
-
 // What SimGrid aborts on (a host of no cores) or warns about and accepts (a
 // negative link latency) while it parses: checked on the file's text first.
 Status CheckAttributes(const std::string& path) {
@@ -147,15 +142,44 @@ Status CheckResources(const sg4::Engine& engine, const std::string& path) {
   for (const sg4::Host* h : engine.get_all_hosts()) {
     if (!(h->get_speed() > 0))
       return Status::Error("platform " + path + ": host '" + h->get_name() + "' has speed " +
-                           Number(h->get_speed()) + " (must be > 0)");
+                           FormatNumber(h->get_speed()) + " (must be > 0)");
   }
   for (const sg4::Link* l : engine.get_all_links()) {
     if (!(l->get_bandwidth() > 0))
       return Status::Error("platform " + path + ": link '" + l->get_name() + "' has bandwidth " +
-                           Number(l->get_bandwidth()) + " (must be > 0)");
+                           FormatNumber(l->get_bandwidth()) + " (must be > 0)");
     if (!(l->get_latency() >= 0))
       return Status::Error("platform " + path + ": link '" + l->get_name() + "' has latency " +
-                           Number(l->get_latency()) + " (must be >= 0)");
+                           FormatNumber(l->get_latency()) + " (must be >= 0)");
+  }
+  return Status::Ok();
+}
+
+// SimGrid aborts at the first message between two hosts with no route
+// between them (and no latency): looked up before the run for every pair of
+// the nodes in use, or, for more than kAllPairsUpTo nodes, every node to and
+// from node 0.
+constexpr size_t kAllPairsUpTo = 256;
+
+bool Connected(const sg4::Host* from, const sg4::Host* to) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  return !links.empty() || latency > 0;
+}
+
+Status CheckRoutes(const std::vector<sg4::Host*>& hosts, const std::string& path) {
+  auto check = [&path](const sg4::Host* a, const sg4::Host* b) -> Status {
+    if (a == b || Connected(a, b)) return Status::Ok();
+    return Status::Error("platform " + path + ": no route from host '" + a->get_name() +
+                         "' to host '" + b->get_name() + "'");
+  };
+  const bool all_pairs = hosts.size() <= kAllPairsUpTo;
+  for (const sg4::Host* a : hosts) {
+    for (const sg4::Host* b : hosts) {
+      if (!all_pairs && a != hosts[0] && b != hosts[0]) continue;
+      if (Status s = check(a, b); !s.ok()) return s;
+    }
   }
   return Status::Ok();
 }
@@ -177,6 +201,11 @@ Result<Platform> LoadXml(sg4::Engine& engine, const std::string& path, uint32_t 
     return Status::Error("platform " + path + " has " + std::to_string(p.hosts.size()) +
                          " hosts but --nodes is " + std::to_string(nodes));
   p.hosts.resize(nodes);
+  try {
+    if (Status s = CheckRoutes(p.hosts, path); !s.ok()) return s;
+  } catch (const std::exception& e) {
+    return Status::Error("platform " + path + ": cannot look up its routes: " + e.what());
+  }
   p.description = "XML platform " + path + " (hosts sorted by name)";
   return p;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/config/number_text.h"
 #include "core/config/units.h"
 
 namespace augur {
@@ -72,13 +73,11 @@ std::string NetworkPresetNames() {
 
 Result<double> ParseHostSpeed(const std::string& text) {
   const std::string usage = "host speed '" + text + "': expected a number with f, kf, Mf, Gf or Tf";
-  double value = 0;
   size_t used = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return Status::Error(usage);
-  }
+  Result<double> number = ParseNumberPrefix(text, &used);
+  if (!number.ok() && used == 0) return Status::Error(usage);
+  if (!number.ok()) return number.status().WithContext("host speed '" + text + "'");
+  const double value = *number;
   const std::string unit = text.substr(used);
   double scale = 0;
   if (unit.empty() || unit == "f") scale = 1;
@@ -88,6 +87,8 @@ Result<double> ParseHostSpeed(const std::string& text) {
   if (unit == "Tf") scale = 1e12;
   if (scale == 0) return Status::Error(usage);
   if (!(value > 0)) return Status::Error("host speed '" + text + "' must be > 0");
+  if (!std::isfinite(value * scale))
+    return Status::Error("host speed '" + text + "' is out of range once converted to f");
   return value * scale;
 }
 

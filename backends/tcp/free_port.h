@@ -37,4 +37,8 @@ class ListeningSocket {
 // Binds host (an IPv4 address, default loopback) on a free port and listens.
 Result<ListeningSocket> ListenOnFreePort(const std::string& host = "127.0.0.1");
 
+// The same on a given port (0: a free one). Error names host:port and why
+// ("Address already in use").
+Result<ListeningSocket> ListenOn(const std::string& host, uint16_t port);
+
 }  // namespace augur::tcp

@@ -1,41 +1,42 @@
 #include "core/config/units.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <utility>
 #include <vector>
+
+#include "core/config/number_text.h"
 
 namespace augur {
 
 namespace {
 
-// Splits "12.5Gbps" into 12.5 and "Gbps"; false if no leading number.
-bool SplitNumber(const std::string& text, double* value, std::string* unit) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  *value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || !std::isfinite(*value)) return false;
-  *unit = std::string(end);
-  return true;
-}
-
 Result<double> Scale(const std::string& text, const std::string& what,
                      const std::vector<std::pair<std::string, double>>& units) {
-  double value = 0;
-  std::string unit;
   std::string accepted;
   for (const auto& [name, factor] : units) accepted += (accepted.empty() ? "" : ", ") + name;
-  if (!SplitNumber(text, &value, &unit) || value < 0) {
+  size_t used = 0;
+  Result<double> number = ParseNumberPrefix(text, &used);
+  if (!number.ok() && used == 0)
     return Status::Error("'" + text + "' is not a " + what + " (a non-negative number with unit " +
                          accepted + ")");
-  }
+  if (!number.ok()) return number.status().WithContext("'" + text + "'");
+  const double value = *number;
+  if (value < 0)
+    return Status::Error("'" + text + "' is not a " + what + " (a non-negative number with unit " +
+                         accepted + ")");
+  const std::string unit = text.substr(used);
   if (unit.empty()) {
     if (value == 0) return 0.0;
     return Status::Error("'" + text + "' has no unit: write the " + what + " with one of " +
                          accepted);
   }
-  for (const auto& [name, factor] : units)
-    if (unit == name) return value * factor;
+  for (const auto& [name, factor] : units) {
+    if (unit != name) continue;
+    const double scaled = value * factor;
+    if (value > 0 && !(scaled > 0 && std::isfinite(scaled)))
+      return Status::Error("'" + text + "' is out of range once converted to " + units[0].first);
+    return scaled;
+  }
   return Status::Error("'" + text + "': unknown " + what + " unit '" + unit + "' (use " + accepted +
                        ")");
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/number_text.h"
 #include "experiments/cli/command.h"
 #include "experiments/report/run_result.h"
 
@@ -85,6 +86,24 @@ std::string ParsedCommand(const CLI::App& root) {
   return path;
 }
 
+// CLI11 reads a number flag with strtold and narrows it: 1e400 became inf and
+// 1e-400 became 0 without a word. Every number flag given is read again with
+// ParseNumber, which says which (number_text.h).
+Status CheckNumberFlags(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_type_name().rfind("FLOAT", 0) != 0) continue;
+    for (const std::string& value : opt->results()) {
+      if (Result<double> v = ParseNumber(value); !v.ok())
+        return v.status().WithContext(opt->get_name());
+    }
+  }
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (!sub->parsed()) continue;
+    if (Status s = CheckNumberFlags(*sub); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
 int Main(int argc, char** argv) {
   EndWithParentAugur();
   CLI::App root(
@@ -122,6 +141,7 @@ int Main(int argc, char** argv) {
       if (ch == '\n') ch = ' ';
     return UsageError(what + " (see " + ParsedCommand(root) + " --help)");
   }
+  if (Status s = CheckNumberFlags(root); !s.ok()) return UsageError(s.message());
   for (auto& [app, fn] : commands) {
     if (!app->parsed()) continue;
     // What the commands do not turn into an error themselves: the machine

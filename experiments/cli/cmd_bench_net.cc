@@ -172,14 +172,16 @@ int BenchNet(const BenchFlags& f) {
   asio::ip::tcp::acceptor raw64(io, any_port);
   const uint16_t raw_port = raw.local_endpoint().port();
   const uint16_t raw64_port = raw64.local_endpoint().port();
-  uint16_t port = f.port;
-  tcp::ListeningSocket coordinator;  // taken over by rank 0, the forked child
-  if (port == 0) {
-    Result<tcp::ListeningSocket> l = tcp::ListenOnFreePort();
-    if (!l.ok()) return RunError(l.status().message());
-    coordinator = std::move(*l);
-    port = coordinator.port();
+  // Taken over by rank 0, the forked child. A --port in use was found only
+  // by rank 1, after its 30 s peer timeout ("rank 0 did not connect").
+  Result<tcp::ListeningSocket> listening = tcp::ListenOn("127.0.0.1", f.port);
+  if (!listening.ok()) {
+    return f.port != 0 ? UsageError("--port " + std::to_string(f.port) + ": " +
+                                    listening.status().message())
+                       : RunError(listening.status().message());
   }
+  tcp::ListeningSocket coordinator = std::move(*listening);
+  const uint16_t port = coordinator.port();
   tcp::TcpOptions o;
   o.nodes = 2;
   o.coordinator_port = port;

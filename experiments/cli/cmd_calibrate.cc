@@ -1,4 +1,5 @@
 // `augur calibrate`: measures this machine's and the real code's costs for the simulator.
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include "experiments/calibration/cost_calibration.h"
 #include "experiments/cli/command.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/launch/stop_request.h"
 
 namespace augur {
 
@@ -64,13 +66,43 @@ Status CheckCostsOut(const std::string& out) {
   return Status::Ok();
 }
 
+// What the calibration runs would refuse only after minutes of measuring:
+// their worker count (--measure-workers) and a checkpoint directory that
+// cannot be written (the runs write there: a file is created and removed).
+Status CheckRunsUpFront(const CalibrateFlags& f, const RunConfig& config) {
+  if (f.options.measure_workers > 0) {
+    RunConfig runs = config;
+    runs.workers = f.options.measure_workers;
+    if (Status s = runs.Validate(); !s.ok())
+      return s.WithContext("--measure-workers " + std::to_string(f.options.measure_workers) +
+                           " (the calibration runs' --workers)");
+  }
+  const std::string& dir = config.checkpoint_dir;
+  if (dir.empty()) return Status::Ok();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("--checkpoint-dir " + dir + ": cannot create it: " + ec.message());
+  const std::string probe = dir + "/.augur-probe";
+  {
+    std::ofstream out(probe);
+    if (!out)
+      return Status::Error("--checkpoint-dir " + dir + ": cannot write " + probe + ": " +
+                           std::strerror(errno));
+  }
+  std::filesystem::remove(probe, ec);
+  return Status::Ok();
+}
+
 int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   Result<RunConfig> config = ParseRunFlags(f.workload, extras);
   if (!config.ok()) return UsageError(config.status().message());
   if (Status s = CheckCostsOut(f.out); !s.ok()) return UsageError(s.message());
+  if (Status s = CheckRunsUpFront(f, *config); !s.ok()) return UsageError(s.message());
   if (f.options.base_epochs == 0 || f.options.extra_epochs == 0)
     return UsageError("--base-epochs and --extra-epochs must be at least 1");
   f.options.run_flags = extras;
+  // SIGTERM or Ctrl-C: the running child stops, the temporary directory goes.
+  InstallStopRequest();
   bool temporary = false;
   if (f.work_dir.empty()) {
     char dir[] = "/tmp/augur-calibrate-XXXXXX";
@@ -82,6 +114,12 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   Result<SimCosts> costs = CalibrateCosts(*config, f.options);
   std::error_code ec;
   if (temporary) std::filesystem::remove_all(f.work_dir, ec);
+  if (const int sig = StopRequested(); sig != 0) {
+    std::fprintf(stderr, "augur: calibrate interrupted (%s)%s\n",
+                 sig == SIGINT ? "SIGINT" : "SIGTERM",
+                 temporary ? "; its temporary directory was removed" : "");
+    return 128 + sig;
+  }
   if (!costs.ok()) return RunError(costs.status().message());
   if (Status s = WriteCostsFile(f.out, *costs); !s.ok()) return RunError(s.message());
   std::printf("calibrated %s on %s:\n", costs->workload.c_str(), costs->machine.c_str());

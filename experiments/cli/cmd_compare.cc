@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "experiments/cli/command.h"
+#include "experiments/cli/dir_lock.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/compare/baseline_check.h"
 #include "experiments/compare/child_run.h"
@@ -231,10 +232,14 @@ Result<CompareRecord> ReadBaseline(const std::string& paths, const CompareOption
   r.name = "single";
   r.policy = "single";
   r.baseline = true;
+  std::vector<std::string> seen;
   for (size_t at = 0; at <= paths.size();) {
     const size_t comma = std::min(paths.find(',', at), paths.size());
     const std::string path = paths.substr(at, comma - at);
     if (path.empty()) return Status::Error("--baseline " + paths + ": an empty file name");
+    if (std::find(seen.begin(), seen.end(), path) != seen.end())  // it counted as its own repeat
+      return Status::Error("--baseline " + paths + ": " + path + " is given twice");
+    seen.push_back(path);
     Result<JsonValue> run = ReadBaselineRun(path, o);
     if (!run.ok()) return run.status();
     const bool timing = at > 0 && (*run)->at("workers_per_node").get<uint64_t>() == 1 &&
@@ -339,6 +344,9 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
   // calibrating): `augur launch -- ...` does not take it.
   if (o.backend == "tcp") o.matrix_flags = WithoutFlag(o.matrix_flags, "--costs");
   if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
+  // Its runs write into OUT/runs/NAME and lock those (dir_lock.h).
+  Result<DirLock> lock = DirLock::Acquire(o.out_dir);
+  if (!lock.ok()) return UsageError(lock.status().WithContext("--out").message());
   const auto start = std::chrono::steady_clock::now();
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   const std::vector<PlannedRun> first = PlanMatrix(o);

@@ -1,8 +1,10 @@
 // `augur loopback`: the whole cluster in this process on a virtual clock.
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "experiments/cli/command.h"
+#include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/drivers/loopback_driver.h"
@@ -28,6 +30,8 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
     if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
+    std::vector<DirLock> locks;  // --out and --checkpoint-dir, until the run ends
+    if (Status s = LockRunDirs(*config, &locks); !s.ok()) return UsageError(s.message());
     Result<RunResult> r = RunOnLoopback(*config, **job);
     if (!r.ok()) return RunError(r.status().message());
     const nlohmann::json j = r->ToJson(config->ToJson());

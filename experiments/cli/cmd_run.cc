@@ -1,8 +1,10 @@
 // `augur run`: one node of a TCP cluster as this process (see backends/tcp).
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "experiments/cli/command.h"
+#include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
@@ -35,6 +37,11 @@ CommandFn AddRunCommand(CLI::App& root) {
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
+    // The ranks of one cluster share its directories: rank 0 locks them for all.
+    std::vector<DirLock> locks;
+    if (options.rank == 0) {
+      if (Status s = LockRunDirs(*config, &locks); !s.ok()) return UsageError(s.message());
+    }
     Result<RunResult> r = RunOnTcp(*config, options, **job);
     if (!r.ok())
       return RunError("rank " + std::to_string(options.rank) + ": " + r.status().message());

@@ -5,9 +5,11 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "core/config/units.h"
 #include "experiments/cli/command.h"
+#include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/sim_recovery.h"
@@ -277,14 +279,20 @@ CommandFn AddSimCommand(CLI::App& root) {
     if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
-    Result<SimOutcome> r = RunOnSim(*config, *sim, **job);
-    if (!r.ok()) return RunError(r.status().message());
+    std::vector<DirLock> locks;  // --out and --checkpoint-dir, until the run ends
+    if (Status s = LockRunDirs(*config, &locks); !s.ok()) return UsageError(s.message());
+    bool bad_platform = false;
+    Result<SimOutcome> r = RunOnSim(*config, *sim, **job, &bad_platform);
+    if (!r.ok())
+      return bad_platform ? UsageError(r.status().message()) : RunError(r.status().message());
     nlohmann::json cfg = config->ToJson();
     cfg.erase("network");  // the loopback model's section; the sim's network is under "sim"
     cfg["sim"] = sim->ToJson();
     nlohmann::json j = r->result.ToJson(cfg);
     if (r->failure.has_value() && !config->checkpoint_dir.empty()) {
       // Recover from the last checkpoint (sim_recovery.h); report the restarted run.
+      // That child process locks the checkpoint directory (and OUT/recovery) itself.
+      locks.clear();
       Result<nlohmann::json> recovered = RecoverSimRun(*app, *config, *sim->fail_node, j);
       if (!recovered.ok()) return RunError(*r->failure + "; " + recovered.status().message());
       j = std::move(*recovered);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "experiments/cli/command.h"
+#include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/single/single_runner.h"
@@ -76,6 +77,8 @@ CommandFn AddSingleCommand(CLI::App& root) {
     if (*check) return 0;
     Result<SingleRun> run = SingleRun::Load(*config);
     if (!run.ok()) return InputError(run.status().message());  // bad data: exit 2
+    std::vector<DirLock> locks;  // --out and --checkpoint-dir, until the run ends
+    if (Status s = LockRunDirs(*config, &locks); !s.ok()) return UsageError(s.message());
     Result<RunResult> r = run->Run();
     if (!r.ok()) return RunError(r.status().message());
     const nlohmann::json j = r->ToJson(config->ToJson());

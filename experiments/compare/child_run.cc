@@ -1,6 +1,7 @@
 #include "experiments/compare/child_run.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <fstream>
 
 #include "experiments/launch/spawn.h"
+#include "experiments/launch/stop_request.h"
 
 namespace augur {
 
@@ -19,6 +21,14 @@ std::string SelfExecutable() {
   const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("augur") : p.string();
 }
+
+namespace {
+
+std::string Interrupted(int sig) {
+  return std::string("interrupted (") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ")";
+}
+
+}  // namespace
 
 Result<ChildOutcome> RunChild(const std::vector<std::string>& args, const std::string& log_path) {
   const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -35,12 +45,19 @@ Result<ChildOutcome> RunChild(const std::vector<std::string>& args, const std::s
   // names a deleted file: compare's and calibrate's later runs failed).
   std::vector<std::string> argv{"/proc/self/exe"};
   argv.insert(argv.end(), args.begin(), args.end());
+  if (int sig = StopRequested(); sig != 0) {
+    close(log);
+    return Status::Error(Interrupted(sig));
+  }
   const auto start = std::chrono::steady_clock::now();
   Result<pid_t> pid = SpawnProcess(argv, log);
   close(log);
   if (!pid.ok()) return pid.status();
+  if (SetWaitedChild(*pid) != 0) kill(*pid, SIGTERM);  // the request came before the mark
   Result<int> code = WaitProcess(*pid);
+  SetWaitedChild(0);
   if (!code.ok()) return code.status();
+  if (int sig = StopRequested(); sig != 0) return Status::Error(Interrupted(sig));
   ChildOutcome out;
   out.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -18,8 +18,10 @@ struct ChildOutcome {
 };
 
 // Runs `self args...` with output to log_path (created; its first line is
-// the command). Error only if it
-// could not be started; a failing child is a non-zero exit_code.
+// the command). Error if it could not be started, or "interrupted
+// (SIGTERM)" once a stop was requested (launch/stop_request.h: the child
+// then got SIGTERM, or was not started); a failing child is a non-zero
+// exit_code.
 Result<ChildOutcome> RunChild(const std::vector<std::string>& args, const std::string& log_path);
 
 // The last `lines` lines of a text file ("" if unreadable), for error messages.

@@ -226,8 +226,9 @@ Result<std::vector<uint32_t>> ParseNodeList(const std::string& text) {
     const unsigned long v = std::strtoul(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || v == 0 || v > 4096)
       return Status::Error("--nodes: '" + item + "' is not a node count in 1..4096");
-    if (std::find(nodes.begin(), nodes.end(), v) == nodes.end())
-      nodes.push_back(static_cast<uint32_t>(v));
+    if (std::find(nodes.begin(), nodes.end(), v) != nodes.end())  // merged silently before
+      return Status::Error("--nodes " + text + ": " + item + " is given twice");
+    nodes.push_back(static_cast<uint32_t>(v));
   }
   if (nodes.empty()) return Status::Error("--nodes: no node count given");
   std::sort(nodes.begin(), nodes.end());
@@ -240,8 +241,9 @@ Result<std::vector<std::string>> ParsePolicyList(const std::string& text) {
     if (std::find(std::begin(kPolicies), std::end(kPolicies), item) == std::end(kPolicies))
       return Status::Error("--policies: '" + item +
                            "' is unknown (expected classic|replicate-all|relocate|nups|adaptive)");
-    if (std::find(policies.begin(), policies.end(), item) == policies.end())
-      policies.push_back(item);
+    if (std::find(policies.begin(), policies.end(), item) != policies.end())
+      return Status::Error("--policies " + text + ": " + item + " is given twice");
+    policies.push_back(item);
   }
   if (policies.empty()) return Status::Error("--policies: no policy given");
   return policies;

@@ -85,7 +85,8 @@ PlannedRun PlanPrediction(const CompareOptions& o, const PlannedRun& tcp_run);
 // Threads the baseline uses: single_threads, else min(workers, hardware cores).
 uint32_t SingleThreads(const CompareOptions& o, uint32_t hardware_cores);
 
-// Parses "1,2,4,8" / "classic,adaptive". Error names the flag and the item.
+// Parses "1,2,4,8" / "classic,adaptive". Error names the flag and the item
+// (an unknown one, or one given twice: "1,2,2" is refused, not merged).
 Result<std::vector<uint32_t>> ParseNodeList(const std::string& text);
 Result<std::vector<std::string>> ParsePolicyList(const std::string& text);
 

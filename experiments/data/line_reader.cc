@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 
@@ -106,13 +105,6 @@ bool ParseU32(std::string_view s, uint32_t* out, int base) {
   if (!ParseU64(s, &v, base) || v > UINT32_MAX) return false;
   *out = static_cast<uint32_t>(v);
   return true;
-}
-
-bool ParseFloat(std::string_view s, float* out) {
-  if (s.empty()) return false;
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, *out);
-  return ec == std::errc() && ptr == end && std::isfinite(*out);
 }
 
 Status WriteTextFile(const std::string& path, const std::string& text) {

@@ -53,7 +53,7 @@ std::vector<std::string_view> SplitWhitespace(std::string_view line);
 // Whole-field numeric parsing; false on any malformation.
 bool ParseU64(std::string_view s, uint64_t* out, int base = 10);
 bool ParseU32(std::string_view s, uint32_t* out, int base = 10);
-bool ParseFloat(std::string_view s, float* out);
+// (A float: ParseFloatNumber, core/config/number_text.h, which says what is wrong.)
 
 // Writes `text` to PATH atomically (temp file + rename). Error names the path.
 Status WriteTextFile(const std::string& path, const std::string& text);

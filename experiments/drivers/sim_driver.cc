@@ -72,14 +72,19 @@ class ProgressLine {
 
 }  // namespace
 
-Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job& job) {
+Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job& job,
+                            bool* bad_platform) {
   const auto wall_start = SteadyClock::now();
   SimClusterOptions options;
   options.nodes = config.nodes;
   options.node = job.MakeNodeOptions();
   options.sim = sim;
   Result<std::unique_ptr<SimCluster>> cluster = SimCluster::Create(std::move(options));
-  if (!cluster.ok()) return cluster.status();
+  if (!cluster.ok()) {
+    // Create fails on the platform (or on a second engine, which augur never makes).
+    if (bad_platform != nullptr) *bad_platform = true;
+    return cluster.status();
+  }
   SimCluster& c = **cluster;
   std::optional<ProgressLine> progress;
   if (sim.progress) {

@@ -23,6 +23,9 @@ struct SimOutcome {
 };
 
 // REQUIRES: config and sim validated; the job built from config.
-Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job& job);
+// *bad_platform (if given) is set when the error is the platform's (a file
+// SimGrid cannot load or run: bad input, not a failed run).
+Result<SimOutcome> RunOnSim(const RunConfig& config, const SimOptions& sim, Job& job,
+                            bool* bad_platform = nullptr);
 
 }  // namespace augur

@@ -102,12 +102,38 @@ nlohmann::json BatchJob::Fingerprint() const {
   const std::filesystem::path dir = config_.data_dir.empty()
                                         ? std::filesystem::path()
                                         : std::filesystem::weakly_canonical(config_.data_dir, ec);
-  return {{"data_dir", ec ? config_.data_dir : dir.string()},
-          {"data_digest", data_digest_},
-          {"train_items", items},
-          {"seed", config_.seed},
-          {"optimizer", OptimizerKindName(Optimizer().kind)},
-          {"row_length", RowLength()}};
+  nlohmann::json j = {{"data_dir", ec ? config_.data_dir : dir.string()},
+                      {"data_digest", data_digest_},
+                      {"train_items", items},
+                      {"seed", config_.seed},
+                      {"optimizer", OptimizerKindName(Optimizer().kind)},
+                      {"row_length", RowLength()}};
+  // The hyper-parameters that change what is trained, by the flag that sets
+  // them: a resumed run with another --lr continued silently on other terms.
+  // (A float is recorded as the double it converts to, exactly.)
+  if (config_.workload == "kge") {
+    const KgeOptions& o = config_.kge;
+    j.update({{"--dim", o.dim},
+              {"--negatives", o.negatives},
+              {"--batch-size", o.batch_size},
+              {"--lr", o.learning_rate}});
+  } else if (config_.workload == "wv") {
+    const WvOptions& o = config_.wv;
+    j.update({{"--dim", o.dim},
+              {"--negatives", o.negatives},
+              {"--window", o.window},
+              {"--batch-size", o.batch_size},
+              {"--lr", o.learning_rate},
+              {"--min-count", o.min_count},
+              {"--subsample", o.subsample}});
+  } else if (config_.workload == "mf") {
+    const MfOptions& o = config_.mf;
+    j.update({{"--dim", o.rank},
+              {"--batch-size", o.batch_size},
+              {"--lr", o.learning_rate},
+              {"--reg", o.reg}});
+  }
+  return j;
 }
 
 Status BatchJob::LoadResume() {

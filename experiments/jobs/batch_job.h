@@ -91,6 +91,10 @@ class BatchJob : public Job {
   // Splits items 0..n-1 over the global workers. Call once from the subclass
   // constructor (items.size() == number of training items).
   void Partition(const ItemKeys& items);
+  // After Partition: mixes what an item holds besides its keys (mf's rating
+  // values) into the data digest a checkpoint records (Fingerprint), so a
+  // resumed run on changed values with the same cells is refused.
+  void MixIntoDataDigest(uint64_t value) { data_digest_ = Mix64(data_digest_ ^ value); }
 
   virtual ValueLayout Layout() const = 0;
   virtual OptimizerConfig Optimizer() const = 0;
@@ -163,7 +167,7 @@ class BatchJob : public Job {
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
-  uint64_t data_digest_ = 0;                     // of the items' keys (Fingerprint)
+  uint64_t data_digest_ = 0;                     // of the items' keys and values (Fingerprint)
   // Per global worker: its merged intents (IntentRunGap() > 0), set by that
   // worker before its first signal; empty: a signal per batch.
   std::vector<IntentRuns> intent_runs_;

@@ -2,17 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "core/base/format_number.h"
 
 namespace augur {
-
-namespace {
-std::string Number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-}  // namespace
 
 double DivergenceGuard::Reference() const {
   return untrained_ > 0 ? std::min(*first_, untrained_) : *first_;
@@ -32,14 +25,14 @@ bool DivergenceGuard::Observe(uint32_t epoch, double loss) {
 
 std::string DivergenceGuard::Message() const {
   std::string s = "training diverged in epoch " + std::to_string(bad_->epoch + 1) + ": loss " +
-                  Number(bad_->loss);
+                  FormatNumber(bad_->loss);
   if (std::isfinite(bad_->loss)) {
-    s += " (more than " + Number(kGrowthLimit) + "x " +
-         (Reference() < *first_ ? "the untrained model's, " + Number(untrained_)
-                                : "the first, " + Number(*first_)) +
+    s += " (more than " + FormatNumber(kGrowthLimit) + "x " +
+         (Reference() < *first_ ? "the untrained model's, " + FormatNumber(untrained_)
+                                : "the first, " + FormatNumber(*first_)) +
          ")";
   }
-  s += last_good_.has_value() ? "; last good loss " + Number(last_good_->loss) + " (epoch " +
+  s += last_good_.has_value() ? "; last good loss " + FormatNumber(last_good_->loss) + " (epoch " +
                                     std::to_string(last_good_->epoch + 1) + ")"
                               : std::string("; no good loss before it");
   return s;

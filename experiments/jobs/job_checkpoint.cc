@@ -4,9 +4,19 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
+#include "core/base/format_number.h"
 #include "core/protocol/home.h"
 
 namespace augur {
+
+namespace {
+
+// A flag's value as a user writes it: --lr 0.05, not the float's 0.05000000074505806.
+std::string FlagValue(const nlohmann::json& v) {
+  return v.is_number_float() ? FormatNumber(v.get<double>()) : v.dump();
+}
+
+}  // namespace
 
 Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
                                               const nlohmann::json& fingerprint) {
@@ -21,11 +31,17 @@ Result<LoadedCheckpoint> LoadResumeCheckpoint(const RunConfig& config,
     return Status::Error(where + " was taken after epoch " + std::to_string(m.epoch) +
                          "; --epochs (the total) must be larger");
   for (const auto& [name, value] : fingerprint.items()) {
-    if (!m.fingerprint->contains(name) || m.fingerprint[name] != value)
-      return Status::Error(where + " has " + name + " = " +
-                           (m.fingerprint->contains(name) ? m.fingerprint[name].dump() : "none") +
-                           ", this run " + value.dump() +
-                           (name == "data_digest" ? " (the training data differ)" : ""));
+    const bool has = m.fingerprint->contains(name);
+    if (has && m.fingerprint[name] == value) continue;
+    if (name.rfind("--", 0) == 0)  // a training flag (BatchJob::Fingerprint)
+      return Status::Error(where +
+                           (has ? " was written with " + name + " " + FlagValue(m.fingerprint[name])
+                                : " does not record its " + name + " (written by an older augur)") +
+                           ", this run has " + FlagValue(value) + ": resume with the same " + name);
+    return Status::Error(where + " has " + name + " = " +
+                         (has ? m.fingerprint[name].dump() : "none") + ", this run " +
+                         value.dump() +
+                         (name == "data_digest" ? " (the training data differ)" : ""));
   }
   return ck;
 }

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/base/rng.h"
+#include "core/config/number_text.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/zipf/zipf_sampler.h"
 
@@ -48,7 +49,9 @@ Status ReadRatings(const std::string& path, uint32_t rows, uint32_t cols,
       return r->Error("row must be an integer below " + std::to_string(rows));
     if (!ParseU32(f[1], &x.col) || x.col >= cols)
       return r->Error("col must be an integer below " + std::to_string(cols));
-    if (!ParseFloat(f[2], &x.value)) return r->Error("value must be a finite number");
+    Result<float> value = ParseFloatNumber(f[2]);
+    if (!value.ok()) return r->Error("value " + value.status().message());
+    x.value = *value;
     out->push_back(x);
   }
   return r->status();

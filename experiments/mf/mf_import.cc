@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/base/format_number.h"
 #include "core/base/rng.h"
+#include "core/config/number_text.h"
 #include "experiments/data/ascii_lower.h"
 #include "experiments/data/line_reader.h"
 #include "experiments/data/name_ids.h"
@@ -22,12 +23,6 @@ std::string Quoted(std::string_view s) {
   q.append(s.substr(0, 40));
   q.push_back('\'');
   return q;
-}
-
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
 }
 
 // The ratings in file order; a repeated (user, item) keeps its first rating.
@@ -106,7 +101,9 @@ Status ReadMatrixMarket(LineReader& r, const std::string& banner, Cells* cells,
     if (!ParseU64(f[1], &j) || j == 0 || j > cols)
       return r.Error("column index " + Quoted(f[1]) + " is outside 1.." + std::to_string(cols) +
                      " (size line " + std::to_string(size_line) + ")");
-    if (!ParseFloat(f[2], &v)) return r.Error("value " + Quoted(f[2]) + " is not a finite number");
+    Result<float> value = ParseFloatNumber(f[2]);
+    if (!value.ok()) return r.Error("value " + value.status().message());
+    v = *value;
     if (++seen > entries)
       return r.Error("more entries than the " + std::to_string(entries) +
                      " of the size line (line " + std::to_string(size_line) + ")");
@@ -168,9 +165,9 @@ Status ReadSeparated(LineReader& r, std::string first, Cells* cells, nlohmann::j
     if (f[0].empty()) return r.Error("user is empty");
     if (f[1].empty()) return r.Error("item is empty");
     if (fields == 4 && f[3].empty()) return r.Error("timestamp (the 4th field) is empty");
-    float v = 0;
-    if (!ParseFloat(f[2], &v)) return r.Error("rating " + Quoted(f[2]) + " is not a finite number");
-    if (Status s = cells->Add(r, f[0], f[1], v); !s.ok()) return s;
+    Result<float> v = ParseFloatNumber(f[2]);
+    if (!v.ok()) return r.Error("rating " + v.status().message());
+    if (Status s = cells->Add(r, f[0], f[1], *v); !s.ok()) return s;
   } while (r.Next(&line));
   if (!r.status().ok()) return r.status();
   (*meta)["header"] = !header->empty();
@@ -249,7 +246,7 @@ Result<MfImport> ImportMf(const MfImportOptions& o) {
         o.file + ": the test split is empty: of " + std::to_string(cells.all.size()) +
         " ratings, " +
         (std::llround(o.test_share * static_cast<double>(cells.all.size())) == 0
-             ? "--test-share " + Number(o.test_share) + " holds out none"
+             ? "--test-share " + FormatNumber(o.test_share) + " holds out none"
              : std::string("none can be held out (a test rating's user and item must both keep "
                            "a training rating)")) +
         "; the test ratings are what measures quality: give more ratings or a larger "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
@@ -28,6 +29,11 @@ void ForRatings(const std::vector<Rating>& train, std::span<const uint32_t> item
 MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
     : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
+  for (const Rating& r : task_->data().train) {  // the cells are in the keys; their values too
+    uint32_t bits = 0;
+    std::memcpy(&bits, &r.value, sizeof(bits));
+    MixIntoDataDigest(bits);
+  }
   direct_.resize(size_t{config.nodes} * config.workers);
   fetched_.resize(size_t{config.nodes} * config.workers);
   ordered_.resize(size_t{config.nodes} * config.workers);

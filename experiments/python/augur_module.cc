@@ -175,6 +175,7 @@ std::unique_ptr<TicketHandle> StartAsync(const WorkerHandle& h, bool pull,
     py::array c = py::array_t<float, py::array::c_style>::ensure(buf);
     t->buffer = c;
     std::span<const float> in(static_cast<const float*>(c.data()), total);
+    CheckFinite(layout, t->keys, in, "values");
     py::gil_scoped_release release;
     t->ticket = w->Push(t->keys, in);
   }
@@ -192,6 +193,7 @@ void Write(const WorkerHandle& h, bool set, const py::handle& keys_obj,
   CheckValues(h.node->node->layout(), keys, total, v, "values");
   py::array c = py::array_t<float, py::array::c_style>::ensure(v);
   std::span<const float> in(static_cast<const float*>(c.data()), total);
+  CheckFinite(h.node->node->layout(), keys, in, "values");
   if (keys.empty()) return;
   Blocking(h, [&] { return w->Wait(set ? w->Set(keys, in) : w->Push(keys, in)); });
 }

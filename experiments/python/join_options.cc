@@ -2,7 +2,11 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/base/rng.h"
@@ -72,6 +76,25 @@ Status ParseFlags(const JoinRequest& r, RunConfig* config, TcpFlagText* tcp_text
   return Status::Ok();
 }
 
+// finish() writes OUT/rank-R/result.json: a bad `out` was found only then,
+// after the whole training. Checked at join: the directory is created and
+// takes a file.
+Status CheckOutWritable(const std::string& out, uint32_t rank) {
+  if (out.empty()) return Status::Ok();
+  const std::string dir = out + "/rank-" + std::to_string(rank);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("out " + out + ": cannot create " + dir + ": " + ec.message());
+  const std::string probe = dir + "/.augur-probe";
+  {
+    std::ofstream f(probe);
+    if (!f)
+      return Status::Error("out " + out + ": cannot write " + probe + ": " + std::strerror(errno));
+  }
+  std::filesystem::remove(probe, ec);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const std::vector<std::string>& JoinOptionNames() {
@@ -115,6 +138,7 @@ Result<JoinOptions> ParseJoinOptions(const JoinRequest& r) {
   o.config.nodes = o.tcp.nodes;
   o.config.dim = r.dim;
   if (Status s = FinishRunConfig(RunFlagText{}, &o.config); !s.ok()) return s;
+  if (Status s = CheckOutWritable(o.config.out_dir, o.tcp.rank); !s.ok()) return s;
 
   std::vector<ValueLayout::Range> ranges;
   for (const JoinRequest::Range& x : r.layout) {

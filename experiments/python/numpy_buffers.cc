@@ -1,5 +1,7 @@
 #include "experiments/python/numpy_buffers.h"
 
+#include <cmath>
+
 namespace py = pybind11;
 
 namespace augur {
@@ -59,6 +61,26 @@ void CheckValues(const ValueLayout& layout, std::span<const Key> keys, size_t to
         (len ? "(" + std::to_string(keys.size()) + ", " + std::to_string(*len) + ")"
              : std::string("a flat array")) +
         " for " + std::to_string(keys.size()) + " keys (" + std::to_string(total) + " floats)");
+  }
+}
+
+void CheckFinite(const ValueLayout& layout, std::span<const Key> keys,
+                 std::span<const float> values, const char* what) {
+  size_t at = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t length = layout.Length(keys[i]);
+    for (uint32_t j = 0; j < length; ++j) {
+      const float v = values[at + j];
+      if (std::isfinite(v)) continue;
+      throw py::value_error(std::string(what) + " for key position " + std::to_string(i) +
+                            " (key " + std::to_string(keys[i]) + ", float " + std::to_string(j) +
+                            " of " + std::to_string(length) + ") is " +
+                            (std::isnan(v) ? "nan"
+                             : v > 0       ? "inf"
+                                           : "-inf") +
+                            ": only finite values are pushed or set");
+    }
+    at += length;
   }
 }
 

@@ -25,6 +25,11 @@ std::optional<uint32_t> UniformLength(const ValueLayout& layout, std::span<const
 // Checks a float32 buffer of `total` floats for `keys` (`what` names it in errors).
 void CheckValues(const ValueLayout& layout, std::span<const Key> keys, size_t total,
                  const pybind11::array& a, const char* what);
+// ValueError at the first NaN or inf in `values` (the floats of `keys`, in
+// order), naming the key's position, the key and the float within its value:
+// a push of NaN spreads it into the main copy and every replica.
+void CheckFinite(const ValueLayout& layout, std::span<const Key> keys,
+                 std::span<const float> values, const char* what);
 // `obj` as a numpy array, or TypeError.
 pybind11::array Floats(const pybind11::handle& obj, const char* what);
 

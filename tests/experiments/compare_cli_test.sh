@@ -150,6 +150,8 @@ assert len(r['quality_runs'].split(';')) == 2, r['quality_runs']" "$work/c/resul
     [[ ! -e $work/e/runs ]] || fail "$what: a run was started"
   }
   refused 2 "$work/s/result.json," "an empty file name" "an empty --baseline item"
+  refused 2 "$work/s/result.json,$work/s/result.json" "$work/s/result.json is given twice" \
+    "a --baseline file given twice (it counted as its own repeat)"
   refused 3 "$work/s/result.json" "is not an \`augur single\` run of mf for 3 epochs" \
     "a baseline of other epochs"
   echo '[1, 2, 3]' > "$work/array.json"
@@ -200,6 +202,20 @@ failure)
     grep -qF -- "${bad%% *}" "$work/err" || grep -qF -- "${bad##* }" "$work/err" ||
       { cat "$work/err"; fail "$bad: the flag is not named"; }
     [[ ! -e $work/c/runs ]] || fail "$bad: a run was started"
+  done
+  # A list flag with an entry given twice (merged silently before: fewer runs than asked).
+  for dup in "--policies adaptive,classic,adaptive --nodes 2:--policies adaptive,classic,adaptive: adaptive is given twice" \
+    "--policies adaptive --nodes 2,1,2:--nodes 2,1,2: 2 is given twice"; do
+    rm -rf "$work/c"
+    set +e
+    # shellcheck disable=SC2086  # the flags and their values are four words
+    "$augur" compare --backend sim "${tiny[@]}" ${dup%%:*} \
+      --no-plots --out "$work/c" > "$work/out" 2> "$work/err"
+    code=$?
+    set -e
+    [[ $code == 2 && $(wc -l < "$work/err") == 1 ]] || { cat "$work/err"; fail "${dup%%:*}: exit $code"; }
+    grep -qF -- "${dup#*:}" "$work/err" || { cat "$work/err"; fail "${dup%%:*}: unclear message"; }
+    [[ ! -e $work/c/runs ]] || fail "${dup%%:*}: a run was started"
   done
   rm -rf "$work/c"
   set +e

@@ -30,18 +30,22 @@ bool Contains(const std::vector<std::string>& v, const std::vector<std::string>&
   return std::search(v.begin(), v.end(), seq.begin(), seq.end()) != v.end();
 }
 
-TEST_CASE("lists parse, deduplicate and name the bad item", "[compare]") {
-  Result<std::vector<uint32_t>> nodes = ParseNodeList("8,1,2,8");
+TEST_CASE("lists parse, refuse a duplicate and name the bad item", "[compare]") {
+  Result<std::vector<uint32_t>> nodes = ParseNodeList("8,1,2");
   REQUIRE(nodes.ok());
   CHECK(*nodes == std::vector<uint32_t>{1, 2, 8});
+  // A duplicate was merged silently: the matrix had fewer runs than asked.
+  CHECK(ParseNodeList("8,1,2,8").status().message() == "--nodes 8,1,2,8: 8 is given twice");
   Result<std::vector<uint32_t>> bad = ParseNodeList("1,x");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message().find("'x'") != std::string::npos);
   CHECK_FALSE(ParseNodeList("0").ok());
   CHECK_FALSE(ParseNodeList("").ok());
-  Result<std::vector<std::string>> p = ParsePolicyList("nups,adaptive,nups");
+  Result<std::vector<std::string>> p = ParsePolicyList("nups,adaptive");
   REQUIRE(p.ok());
   CHECK(*p == std::vector<std::string>{"nups", "adaptive"});
+  CHECK(ParsePolicyList("nups,adaptive,nups").status().message() ==
+        "--policies nups,adaptive,nups: nups is given twice");
   Result<std::vector<std::string>> q = ParsePolicyList("adaptive,lapse");
   REQUIRE_FALSE(q.ok());
   CHECK(q.status().message().find("'lapse'") != std::string::npos);

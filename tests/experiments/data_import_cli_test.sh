@@ -91,15 +91,18 @@ printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n' > "$wor
 expect_refused 2 "^augur: $work/in/short.mtx:2: the size line declares 3 entries, the file has 1" \
   "$augur" data mf --in "$work/in/short.mtx" --out "$work/bad-mm"
 printf 'userId,movieId,rating\n1,2,good\n' > "$work/in/bad.csv"
-expect_refused 2 "^augur: $work/in/bad.csv:2: rating 'good' is not a finite number" \
+expect_refused 2 "^augur: $work/in/bad.csv:2: rating 'good' is not a number" \
   "$augur" data mf --in "$work/in/bad.csv" --out "$work/bad-mm"
 printf 'ok line here\n\xff\xfe\n' > "$work/in/bad.txt"
 expect_refused 2 "^augur: $work/in/bad.txt:2: not valid UTF-8" \
   "$augur" data text --in "$work/in/bad.txt" --out "$work/bad-text"
 # A malformed first line is not a header: the same FILE:LINE error as on any other line.
-for first in '1,1,4x' '1,1,1e40' '1,1,0x10'; do
-  printf '%s\n1,2,3\n2,1,4\n' "$first" > "$work/in/first.csv"
-  expect_refused 2 "^augur: $work/in/first.csv:1: rating '${first##*,}' is not a finite number$" \
+# Each says what is wrong with the number.
+for first in "1,1,4x:is not a number" "1,1,1e40:is out of range for a 32-bit float \\(beyond \\+-3.4e38\\)" \
+  "1,1,0x10:is not a number" "1,1,1e-50:underflows to 0 as a 32-bit float \\(below 1.2e-38 in magnitude\\)"; do
+  line=${first%%:*}
+  printf '%s\n1,2,3\n2,1,4\n' "$line" > "$work/in/first.csv"
+  expect_refused 2 "^augur: $work/in/first.csv:1: rating '${line##*,}' ${first#*:}$" \
     "$augur" data mf --in "$work/in/first.csv" --out "$work/bad-mm"
 done
 printf '1::1::4x\n1::2::3\n' > "$work/in/first.dat"

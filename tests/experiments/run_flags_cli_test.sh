@@ -39,7 +39,12 @@ ok "--reuse with --sampling pool runs"
 
 # --- an explicit value is used or refused, never replaced by the default ------------
 expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr 0
-expect_refused 2 "--lr must be" "$augur" single "${mf[@]}" --lr inf
+expect_refused 2 "--lr: 'inf' is not a finite number" "$augur" single "${mf[@]}" --lr inf
+# A number out of range is named as such (strtod made it inf or 0 without a word).
+expect_refused 2 "--lr: '1e-400' underflows to 0" "$augur" single "${mf[@]}" --lr 1e-400
+expect_refused 2 "--compute-per-key: '1e400' is out of range" "$augur" "${sim[@]}" "${zipf[@]}" --compute-per-key 1e400
+expect_refused 2 "--link-latency: '1e-400us': '1e-400' underflows to 0" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --link-latency 1e-400us
 expect_refused 2 "--dim must be" "$augur" single "${mf[@]}" --dim 0
 expect_refused 2 "--batch-size must be" "$augur" single "${mf[@]}" --batch-size 0
 expect_refused 2 "--negatives must be" "$augur" single --workload kge --data "$work/kg" --negatives 0
@@ -65,8 +70,15 @@ expect_refused 2 "--trace: cannot write /proc/" "$augur" "${sim[@]}" "${zipf[@]}
 [ -s "$work/new/dir/t.paje" ] || fail "--trace wrote nothing"
 printf '{"workload": "mf", "seconds_per_key": -1, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0}\n' > "$work/costs.json"
 expect_refused 2 "has no worker cost \(seconds_per_sample" "$augur" "${sim[@]}" "${mf[@]}" --costs "$work/costs.json"
+# A core count that is not a whole number >= 1 (nlohmann wrapped -2 and truncated 2.5).
+for cores in 0 -2 2.5; do
+  printf '{"seconds_per_key": 1e-7, "seconds_per_message": 1e-6, "seconds_per_message_byte": 0, "cores": %s}\n' \
+    "$cores" > "$work/cores.json"
+  expect_refused 2 "costs file $work/cores.json: cores is $cores \(expected a whole number in \[1, 4096\]\)" \
+    "$augur" "${sim[@]}" "${zipf[@]}" --costs "$work/cores.json"
+done
 expect_refused 2 "--peer-timeout must be > 0" "$augur" launch --local 2 -- "${mf[@]}" --peer-timeout 0s
-# A platform SimGrid would abort on: one line instead (exit 1, as a platform it cannot parse).
+# A platform SimGrid would abort on: one line instead (exit 2, bad input as a wrong flag).
 cat > "$work/good.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -83,10 +95,16 @@ sed 's/1Gf/0f/g' "$work/good.xml" > "$work/zerospeed.xml"
 sed 's/core="2"/core="0"/g' "$work/good.xml" > "$work/zerocore.xml"
 sed 's/1GBps/0Bps/' "$work/good.xml" > "$work/zerobw.xml"
 sed 's/10us/-10us/' "$work/good.xml" > "$work/neglat.xml"
-expect_refused 1 "host 'a' has speed 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerospeed.xml"
-expect_refused 1 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerocore.xml"
-expect_refused 1 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
-expect_refused 1 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
+expect_refused 2 "host 'a' has speed 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerospeed.xml"
+expect_refused 2 "zerocore.xml:5: core=\"0\": a host needs at least one core" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerocore.xml"
+expect_refused 2 "link 'l' has bandwidth 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/zerobw.xml"
+expect_refused 2 "neglat.xml:7: latency=\"-10us\": a link's latency must be >= 0" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/neglat.xml"
+# A third host without a route to the others: SimGrid aborted at its first message.
+sed 's|<link id="l"|<host id="c" speed="1Gf" core="2"/>\n    &|' "$work/good.xml" > "$work/noroute.xml"
+expect_refused 2 "noroute.xml: no route from host 'a' to host 'c'" "$augur" sim --nodes 3 --workers 1 \
+  --no-progress "${zipf[@]}" --platform "$work/noroute.xml"
+head -c 120 "$work/good.xml" > "$work/cut.xml"
+expect_refused 2 "cannot load platform .*cut.xml" "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/cut.xml"
 "$augur" "${sim[@]}" "${zipf[@]}" --platform "$work/good.xml" > /dev/null || fail "a sound platform XML was refused"
 expect_refused 2 "--threads must be at least 1" "$augur" single "${mf[@]}" --threads 0
 expect_refused 2 "--checkpoint-every: must be at least 1" "$augur" "${sim[@]}" "${zipf[@]}" \
@@ -162,3 +180,51 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$work/replaced.log"; fail "compare failed once its binary was deleted ($rc)"; }
 ok "compare's runs start from the running binary, not its (deleted) path"
+
+# A directory another run holds (this shell takes the lock as augur does:
+# flock on DIR/.augur-lock, holding its pid) is refused; once it is released
+# the same directory is reused, and a run's --out and --checkpoint-dir may be
+# one directory. Two runs sharing one were undetected and overwrote each other.
+mkdir "$work/busy"
+echo $$ > "$work/busy/.augur-lock"
+exec 9>> "$work/busy/.augur-lock"
+flock 9
+expect_refused 2 "^augur: error: --out: $work/busy is in use by another augur run \(pid $$\)$" \
+  "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy"
+expect_refused 2 "--checkpoint-dir: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" "${sim[@]}" "${zipf[@]}" --checkpoint-dir "$work/busy"
+expect_refused 2 "--out: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" single "${mf[@]}" --out "$work/busy"
+expect_refused 2 "--out: $work/busy is in use by another augur run \(pid $$\)" \
+  "$augur" compare --backend loopback --policies classic --nodes 2 "${mf[@]}" --out "$work/busy"
+exec 9>&-
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" --checkpoint-dir "$work/busy" \
+  > /dev/null || fail "a released directory (as --out and --checkpoint-dir at once) was refused"
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" > /dev/null ||
+  fail "the lock outlived the run that held it"
+ok "a directory another run holds is refused, and reused once released"
+
+# calibrate refuses up front what its runs refused only after minutes of measuring.
+expect_refused 2 "--measure-workers 5000 \(the calibration runs' --workers\): --workers must be in \[1, 1024\]" \
+  "$augur" calibrate --workload zipf --measure-workers 5000 --out "$work/c.json"
+expect_refused 2 "--checkpoint-dir /proc/augur-ck: cannot create it" \
+  "$augur" calibrate --workload zipf --checkpoint-dir /proc/augur-ck --out "$work/c.json"
+# SIGTERM: calibrate stops its run and removes its temporary directory (it stayed in /tmp).
+ls -d /tmp/augur-calibrate-* 2> /dev/null | sort > "$work/tmp-before" || true
+"$augur" calibrate --workload zipf --out "$work/c.json" > /dev/null 2> "$work/cal.err" &
+cal=$!
+for _ in $(seq 600); do  # until its directory exists (it is made after the handler is set)
+  ls -d /tmp/augur-calibrate-* 2> /dev/null | sort > "$work/tmp-now" || true
+  [ -n "$(comm -13 "$work/tmp-before" "$work/tmp-now")" ] && break
+  sleep 0.1
+done
+mine=$(comm -13 "$work/tmp-before" "$work/tmp-now")
+[ -n "$mine" ] || { kill "$cal"; fail "calibrate made no temporary directory"; }
+kill -TERM "$cal"
+rc=0
+wait "$cal" || rc=$?
+[ "$rc" -eq 143 ] || { tail -3 "$work/cal.err" >&2; fail "calibrate exited $rc on SIGTERM, expected 143"; }
+grep -q "calibrate interrupted (SIGTERM); its temporary directory was removed" "$work/cal.err" ||
+  { tail -3 "$work/cal.err" >&2; fail "no line saying calibrate was interrupted"; }
+for d in $mine; do [ ! -e "$d" ] || fail "calibrate left $d behind on SIGTERM"; done
+ok "calibrate: bad run flags refused up front, its temporary directory removed on SIGTERM"

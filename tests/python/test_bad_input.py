@@ -179,5 +179,41 @@ def test_ctr_flags_are_checked_with_baseline_too(tmp_path):
     p = run_ctr("--baseline", "--data", str(tmp_path / "empty"))
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert p.stderr.count("\n") == 1 and "not a readable `augur data ctr` data set" in p.stderr
-    p = run_ctr("--baseline", "--lr", "inf")
+    p = run_ctr("--baseline", "--lr", "1e9")
     assert p.returncode == 2 and "--lr must be a number > 0 and below 1e6" in p.stderr
+    # Each number flag says what is wrong with a number it cannot use (float() said nothing).
+    for lr, why in (("inf", "'inf' is not a finite number"),
+                    ("1e400", "'1e400' is out of range"),
+                    ("1e-400", "'1e-400' underflows to 0"),
+                    ("fast", "'fast' is not a number")):
+        p = run_ctr("--baseline", "--lr", lr)
+        assert p.returncode == 2 and f"argument --lr: {why}" in p.stderr, p.stderr
+
+
+def test_a_push_or_set_of_nan_or_inf_is_refused_naming_the_key_position(solo):
+    node = solo(dim=2)
+    w = node.worker(0)
+    keys = np.array([5, 7, 9], dtype=np.uint64)
+    w.push(keys, np.ones((3, 2), dtype=np.float32))
+    bad = np.ones((3, 2), dtype=np.float32)
+    bad[1, 1] = np.nan
+    with pytest.raises(ValueError, match=r"values for key position 1 \(key 7, float 1 of 2\) is nan"):
+        w.push(keys, bad)
+    bad[1, 1] = 1
+    bad[2, 0] = -np.inf
+    with pytest.raises(ValueError, match=r"key position 2 \(key 9, float 0 of 2\) is -inf"):
+        w.push_async(keys, bad)
+    bad[2, 0] = np.inf
+    with pytest.raises(ValueError, match=r"key position 2 \(key 9, float 0 of 2\) is inf"):
+        w.set(keys, bad)
+    # Nothing of the refused pushes was stored (NaN used to be summed in).
+    assert np.array_equal(w.pull(keys), np.ones((3, 2), dtype=np.float32))
+
+
+def test_a_bad_out_is_refused_at_join_not_after_training(solo, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(ValueError, match=rf"out {blocker}/sub: cannot create {blocker}/sub/rank-0"):
+        solo(dim=2, out=str(blocker / "sub"))
+    with pytest.raises(ValueError, match=r"out /proc/augur-out: cannot create /proc/augur-out/rank-0"):
+        solo(dim=2, out="/proc/augur-out")

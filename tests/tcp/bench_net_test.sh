@@ -26,3 +26,21 @@ set -e
 [ "$rc" -eq 2 ] || fail "a malformed --emulate-latency exited $rc, not 2"
 grep -q -- "--emulate-latency" "$WORK/err" || fail "the error does not name --emulate-latency: $(cat "$WORK/err")"
 pass "a malformed --emulate-latency is a usage error"
+
+# A --port another process listens on: one line naming it, exit 2, at once
+# (rank 1 waited its 30 s peer timeout for a rank 0 that could not listen).
+python3 - "$AUGUR" "$WORK" <<'PY' || fail "bench-net on a port in use: see above"
+import socket, subprocess, sys
+augur, work = sys.argv[1], sys.argv[2]
+held = socket.socket()
+held.bind(("127.0.0.1", 0))
+held.listen()
+port = held.getsockname()[1]
+r = subprocess.run([augur, "bench-net", "--port", str(port)], capture_output=True, text=True,
+                   timeout=25)
+lines = r.stderr.splitlines()
+want = f"augur: error: --port {port}: cannot listen on 127.0.0.1:{port}: Address already in use"
+if r.returncode != 2 or lines != [want]:
+    sys.exit(f"exit {r.returncode}, stderr {r.stderr!r}; wanted exit 2 and {want!r}")
+PY
+pass "bench-net on a port in use: one line, exit 2"

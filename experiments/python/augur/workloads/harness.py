@@ -43,6 +43,24 @@ def bad_input(message):
     raise SystemExit(2)
 
 
+def number(text):
+    """A float flag's value, as augur's own flags read one (core/config/number_text.h):
+    Python's float() turns 1e400 into inf and 1e-400 into 0 without a word."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    mantissa = text.lower().split("e")[0]
+    if math.isnan(v) or (math.isinf(v) and "inf" in mantissa):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+    if math.isinf(v):
+        raise argparse.ArgumentTypeError(f"'{text}' is out of range (beyond +-1.8e308)")
+    if abs(v) < sys.float_info.min and any(c in "123456789" for c in mantissa):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' underflows{' to 0' if v == 0 else ''} (below 2.2e-308 in magnitude)")
+    return v
+
+
 class DivergenceGuard:
     """experiments/jobs/divergence_guard.h in Python: a loss diverged when it is
     NaN or infinite, or more than GROWTH_LIMIT times the smaller of the first
@@ -133,7 +151,7 @@ def parse_args(name, argv, defaults):
     p.add_argument("--out", default="", help="baseline: result.json here (PS: AUGUR_OUT)")
     p.add_argument("--dim", type=int, default=defaults["dim"])
     p.add_argument("--batch-size", type=int, default=defaults["batch_size"])
-    p.add_argument("--lr", type=float, default=defaults["lr"])
+    p.add_argument("--lr", type=number, default=defaults["lr"])
     p.add_argument("--lookahead", type=int, default=2, help="batches of intent ahead")
     p.add_argument("--sync-period", default=None)
     p.add_argument("--wire-security", default=None)
