@@ -74,12 +74,12 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
     u.keys.push_back(key);
     u.slots.push_back(epoch);
     // Until it has surely arrived, as for a deferred one (OnSyncRound).
-    deferred_owner_.Assign(key, to);
+    handed_to_.Assign(key, HandedTo{to, true});
     sent_updates_.push_back(SentUpdate{key, to, round_});
     fx->arm_timer = !cx_.timer_armed;
   } else {
     deferred_updates_.push_back(DeferredUpdate{to, key, epoch});
-    deferred_owner_.Assign(key, to);
+    handed_to_.Assign(key, HandedTo{to, true});
     fx->arm_timer = !cx_.timer_armed;
   }
   Message& m = fx->out.To(to, MessageType::kHandover, cx_.self, cx_.self, op_id);
@@ -92,10 +92,11 @@ void Relocation::HandOver(Key key, NodeId to, uint64_t op_id, Effects* fx) {
 
 void Relocation::OnSyncRound(Effects* fx) {
   ++round_;
-  // The pointers to owners whose updates left two rounds ago: every home has
-  // them by now (each node sends its deferred updates every round), so its
-  // directory no longer routes those keys' requests here. Key by key:
-  // FlatKeyMap::Clear would sweep every bucket each sync round.
+  // The pointers to owners whose updates left two rounds ago: the homes
+  // usually have them by now (each node sends its deferred updates every
+  // round), so their directories no longer route those keys' requests here;
+  // one that still does is answered by Routing::Dispatch (HandedAway). Key
+  // by key: FlatKeyMap::Clear would sweep every bucket each sync round.
   size_t still = 0;
   for (const SentUpdate& u : sent_updates_) {
     if (round_ < u.round + 2) {
@@ -103,8 +104,8 @@ void Relocation::OnSyncRound(Effects* fx) {
       continue;
     }
     // Unless a later hand-over (or the key's return) changed the pointer.
-    if (const NodeId* to = deferred_owner_.Find(u.key); to != nullptr && *to == u.owner)
-      deferred_owner_.Erase(u.key);
+    if (HandedTo* to = handed_to_.Find(u.key); to != nullptr && to->node == u.owner)
+      to->deferred = false;
   }
   sent_updates_.resize(still);
   for (const DeferredUpdate& d : deferred_updates_) {
@@ -216,7 +217,7 @@ Status Relocation::HandleHandover(const Message& m) {
       // Back here: requests for it stop going where it was handed last (its
       // owner update, if still deferred, goes out all the same; the home
       // keeps the newer epoch).
-      deferred_owner_.Erase(k);
+      handed_to_.Erase(k);
       const Owner* owner = directory_.Find(k);
       if (owner != nullptr && owner->node == cx_.self) directory_.Erase(k);
       DrainQueue(k, &fx);

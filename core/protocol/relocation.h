@@ -108,7 +108,18 @@ class Relocation {
   // two sync rounds after the owner update left (null otherwise). Requests
   // for it go there, not to the home, whose directory may still name this
   // node.
-  const NodeId* DeferredOwner(Key key) const { return deferred_owner_.Find(key); }
+  const NodeId* DeferredOwner(Key key) const {
+    const HandedTo* h = handed_to_.Find(key);
+    return h != nullptr && h->deferred ? &h->node : nullptr;
+  }
+  // Whether this node handed key over and has not had it back since. Two
+  // sync rounds do not prove that the home has the owner update: a frame can
+  // take longer (on a node whose protocol handling waits for a core, or a
+  // slow link), and the home may still route requests for the key here
+  // after the pointer above expired (routing.h: such a request goes back to
+  // the home, behind the update on the same ordered channel, not into this
+  // node's queue for the key).
+  bool HandedAway(Key key) const { return handed_to_.Find(key) != nullptr; }
 
  private:
   EngineContext& cx_;
@@ -124,9 +135,14 @@ class Relocation {
     uint16_t epoch;
   };
   std::vector<DeferredUpdate> deferred_updates_;  // in hand-over order
-  // key -> where this node handed it last, from the hand-over until two sync
-  // rounds after its owner update left (the home knows by then).
-  FlatKeyMap<NodeId> deferred_owner_;
+  // key -> where this node handed it last, from the hand-over until the key
+  // comes back; `deferred` until two sync rounds after its owner update left
+  // (DeferredOwner; the home usually knows by then).
+  struct HandedTo {
+    NodeId node;
+    bool deferred;
+  };
+  FlatKeyMap<HandedTo> handed_to_;
   struct SentUpdate {  // an owner update sent, and the round it left in
     Key key;
     NodeId owner;

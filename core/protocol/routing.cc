@@ -268,6 +268,18 @@ void Routing::Dispatch(Key key, KeyRequest item, bool via_home, bool main_here, 
   // nobody sends.
   const NodeId* handed = relocation_.DeferredOwner(key);
   if (incoming != nullptr && (local || (via_home && handed == nullptr))) {
+    // The home sent it here because its directory names this node: either
+    // the key is on its way here (queue it), or this node handed the key
+    // over and the home has not processed that owner update yet. Queued then,
+    // it would wait for a key that goes elsewhere; with two such nodes each
+    // holding the other's request, neither ever gets the key (wv, pool
+    // sampling, 3 time-sliced nodes with 0.8 ms wake-ups: the update took
+    // longer than the two sync rounds DeferredOwner waits). So it goes back
+    // to the home, behind that update on the same ordered channel.
+    if (!local && relocation_.HandedAway(key)) {
+      Forward(cx_.HomeOf(key), key, item, /*via_home=*/false, fx);
+      return;
+    }
     item.Own();  // outlives this call
     incoming->push_back(std::move(item));
     return;
