@@ -197,14 +197,19 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
     } else {
       out << "- adaptive quality: not measured.\n";
     }
-    // A baseline that has not learned yet makes the quality verdict compare noise.
+    // A baseline that has not learned yet makes the quality verdict compare
+    // noise: one no better than its untrained rows by more than the standard
+    // error of its mean (a single run: by anything).
     const std::optional<double> untrained = UntrainedQuality(records, q);
     const std::optional<double> base = NumberAt(records.front().derived, "quality");
+    const double stderr_of_base = NumberAt(records.front().derived, "quality_stderr").value_or(0.0);
     if (untrained.has_value() && base.has_value() &&
-        (q.higher_is_better ? *base <= *untrained : *base >= *untrained)) {
-      out << "- **the baseline's own model is no better than its untrained rows** (" << q.name
-          << " " << Fmt("%.4g", *base) << " against " << Fmt("%.4g", *untrained) << " after "
-          << c.options.epochs << " epoch" << (c.options.epochs == 1 ? "" : "s")
+        (q.higher_is_better ? *base - *untrained : *untrained - *base) <= stderr_of_base) {
+      out << "- **the baseline's own model is not clearly better than its untrained rows** ("
+          << q.name << " " << Fmt("%.4g", *base)
+          << (stderr_of_base > 0 ? " ± " + Fmt("%.2g", stderr_of_base) : std::string())
+          << " against " << Fmt("%.4g", *untrained) << " after " << c.options.epochs << " epoch"
+          << (c.options.epochs == 1 ? "" : "s")
           << "): on this data the quality figures compare models that have not learned yet, "
              "and the quality verdict above says little; train more epochs (--epochs).\n";
     }
