@@ -204,6 +204,20 @@ exec 9>&-
   fail "the lock outlived the run that held it"
 ok "a directory another run holds is refused, and reused once released"
 
+# An output directory that cannot be created is refused before training, exit 2 (it was
+# found where the result or the first checkpoint was written, after training, exit 1).
+touch "$work/a-file"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" single "${mf[@]}" --out "$work/a-file/x"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/a-file/x"
+expect_refused 2 "^augur: error: --checkpoint-dir: $work/a-file/ck: cannot create it: Not a directory$" \
+  "$augur" "${sim[@]}" "${mf[@]}" --checkpoint-every 1 --checkpoint-dir "$work/a-file/ck" \
+  --out "$work/ck-out"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" launch --local 2 -- "${zipf[@]}" --workers 1 --out "$work/a-file/x"
+ok "an --out or --checkpoint-dir that cannot be created is refused up front"
+
 # calibrate refuses up front what its runs refused only after minutes of measuring.
 expect_refused 2 "--measure-workers 5000 \(the calibration runs' --workers\): --workers must be in \[1, 1024\]" \
   "$augur" calibrate --workload zipf --measure-workers 5000 --out "$work/c.json"
