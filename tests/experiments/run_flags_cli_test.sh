@@ -149,6 +149,17 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["diverged"
   fail "kge at the default learning rate was stopped"
 ok "a kge run that explodes at once is diverged"
 
+# A worker that diverges early in epoch 2 while another has yet to leave epoch 1's barrier:
+# every worker stops after the same barrier (the late one left a barrier early, and the
+# cluster waited for it forever).
+rc=0
+timeout 120 "$augur" loopback --nodes 4 --policy replicate-all --workers 4 --workload mf \
+  --mf-rows 600 --mf-cols 200 --mf-nnz 8000 --epochs 2 --lr 1 --out "$work/late-stop" \
+  > "$work/late-stop.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { cat "$work/late-stop.log"; fail "mf diverging in epoch 2 exited $rc, expected 1 (124: it hung)"; }
+grep -q "training diverged in epoch 2" "$work/late-stop.log" || { cat "$work/late-stop.log"; fail "no divergence message"; }
+ok "a divergence seen early in an epoch stops every worker after the same barrier"
+
 # --- Ctrl-C ends a simulation with one line and exit 130 ---------------------------------
 "$augur" sim --nodes 4 --workers 2 --no-progress --workload zipf --keys 100000 --batches 1000000 \
   --out "$work/interrupted" > /dev/null 2> "$work/sigint.err" &
