@@ -215,6 +215,17 @@ exec 9>&-
   fail "the lock outlived the run that held it"
 ok "a directory another run holds is refused, and reused once released"
 
+# The matrix mf generates is checked under its own flags' names, before any run (compare's
+# baseline failed with "--nnz must be at most half of rows*cols", a flag it does not take).
+expect_refused 2 "^augur: error: --mf-nnz 100 must be at most half of --mf-rows x --mf-cols \(4 x 4\)$" \
+  "$augur" single --workload mf --mf-rows 4 --mf-cols 4 --mf-nnz 100 --epochs 1
+expect_refused 2 "^augur: error: --mf-skew must be a finite number >= 0$" \
+  "$augur" "${sim[@]}" --workload mf --mf-skew -1 --epochs 1
+expect_refused 2 "the flags of run single \(\`augur single\`\) are refused, so nothing was run: --mf-nnz 100" \
+  "$augur" compare --backend loopback --workload mf --mf-rows 4 --mf-cols 4 --mf-nnz 100 \
+  --policies classic --nodes 2 --out "$work/cmp-nnz"
+ok "the generated mf matrix's sizes are refused under --mf-* names, before any run"
+
 # An output directory that cannot be created is refused before training, exit 2 (it was
 # found where the result or the first checkpoint was written, after training, exit 1).
 touch "$work/a-file"
