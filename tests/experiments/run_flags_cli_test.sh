@@ -215,6 +215,14 @@ exec 9>&-
   fail "the lock outlived the run that held it"
 ok "a directory another run holds is refused, and reused once released"
 
+# Each summary names its clock: a simulation's times are simulated (it said "model time",
+# the loopback runtime's words).
+"$augur" "${sim[@]}" "${zipf[@]}" --out "$work/clock-sim" > "$work/clock.log" 2>&1 || fail "a small sim failed"
+grep -q "^  total .* s (simulated time), wall " "$work/clock.log" || { cat "$work/clock.log"; fail "sim's summary does not say simulated time"; }
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/clock-lb" > "$work/clock.log" 2>&1 || fail "a small loopback run failed"
+grep -q "^  total .* s (model time), wall " "$work/clock.log" || { cat "$work/clock.log"; fail "loopback's summary does not say model time"; }
+ok "the run summary names its clock"
+
 # The matrix mf generates is checked under its own flags' names, before any run (compare's
 # baseline failed with "--nnz must be at most half of rows*cols", a flag it does not take).
 expect_refused 2 "^augur: error: --mf-nnz 100 must be at most half of --mf-rows x --mf-cols \(4 x 4\)$" \
