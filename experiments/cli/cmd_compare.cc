@@ -3,6 +3,7 @@
 // the plots (experiments/compare/).
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include "experiments/compare/report_writer.h"
 #include "experiments/compare/results_csv.h"
 #include "experiments/config/flag_list.h"
+#include "experiments/launch/stop_request.h"
 #include "simulator/costs_file.h"
 
 #ifndef AUGUR_SOURCE_DIR
@@ -100,7 +102,9 @@ Result<ChildOutcome> StartLogged(const PlannedRun& run, const std::string& label
   if (ec) return Status::Error("cannot create " + run.out_dir + ": " + ec.message());
   std::fprintf(stderr, "[compare] %s ...", label.c_str());
   std::fflush(stderr);
-  return RunChild(run.args, run.out_dir + "/log.txt");
+  Result<ChildOutcome> out = RunChild(run.args, run.out_dir + "/log.txt");
+  if (!out.ok()) std::fputc('\n', stderr);  // its error on a line of its own
+  return out;
 }
 
 // The error for a child that exited non-zero: names `what`, ends with its log.
@@ -481,13 +485,25 @@ CommandFn AddCompareCommand(CLI::App& root) {
       ->capture_default_str();
   app->allow_extras();
   return [f, app]() -> int {
+    // Ctrl-C or SIGTERM: the running child gets SIGTERM, no further run
+    // starts, the error says "interrupted (SIGINT)", and compare exits with
+    // 128 + the signal. Without this compare died at once, silently (its
+    // children stopped, as they end with their parent augur).
+    InstallStopRequest();
+    int code = 0;
     try {
-      return Compare(*f, app->remaining());
+      code = Compare(*f, app->remaining());
     } catch (const nlohmann::json::exception& e) {  // a result.json field of another type
-      return RunError(std::string("a run's result.json (or a --baseline file) has a field of an "
+      code = RunError(std::string("a run's result.json (or a --baseline file) has a field of an "
                                   "unexpected type: ") +
                       e.what());
     }
+    const int sig = StopRequested();
+    if (sig == 0) return code;
+    if (code == 0)  // it came after the last run: what was written is complete
+      std::fprintf(stderr, "augur: compare interrupted (%s) after its last run\n",
+                   sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + sig;
   };
 }
 

@@ -226,7 +226,7 @@ int Launch(LaunchFlags& f) {
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) return RunError("cannot create " + out_dir + ": " + ec.message());
+  if (ec) return UsageError("--out: " + out_dir + ": cannot create it: " + ec.message());
   out_dir = std::filesystem::absolute(out_dir).string();
   for (uint32_t r = 0; r < nodes; ++r)
     std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);

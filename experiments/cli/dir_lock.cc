@@ -66,6 +66,14 @@ void DirLock::Release() {
 Status LockRunDirs(const RunConfig& config, std::vector<DirLock>* locks) {
   std::error_code ec;
   auto lock = [locks](const std::string& dir, const char* flag) -> Status {
+    // A directory the run cannot create or write into is refused now: the
+    // run found out only where it wrote there, after training (exit 1).
+    std::error_code made;
+    std::filesystem::create_directories(dir, made);
+    if (made) return Status::Error(dir + ": cannot create it: " + made.message()).WithContext(flag);
+    if (access(dir.c_str(), W_OK | X_OK) != 0)
+      return Status::Error(dir + ": cannot write into it: " + std::strerror(errno))
+          .WithContext(flag);
     bool in_use = false;
     Result<DirLock> l = DirLock::Acquire(dir, &in_use);
     if (l.ok()) locks->push_back(std::move(*l));

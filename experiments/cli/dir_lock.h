@@ -43,9 +43,8 @@ class DirLock {
 
 // Locks a run's --out and --checkpoint-dir (the same directory once), for
 // as long as *locks lives. Error (prefixed by the flag): a directory in use
-// by another run. One that cannot be created or locked is left unlocked: the
-// run reports its own error where it writes there (as a checkpoint that
-// cannot be written fails the run, publishing nothing).
+// by another run, or one that cannot be created or written into. One that
+// cannot be locked (flock refused) is left unlocked.
 Status LockRunDirs(const RunConfig& config, std::vector<DirLock>* locks);
 
 }  // namespace augur

@@ -20,10 +20,13 @@ void PrintResultSummary(const nlohmann::json& r, std::FILE* out) {
   const auto& epochs = r["epoch_seconds"];
   for (size_t e = 0; e < epochs.size(); ++e)
     std::fprintf(out, "  epoch %zu: %.6f s\n", e + 1, epochs[e].get<double>());
-  std::fprintf(
-      out, "  total %.6f s (%s time), wall %.3f s\n", r.value("total_seconds", 0.0),
-      (r.value("backend", "") == "tcp" || r.value("backend", "") == "single") ? "wall" : "model",
-      r.value("wall_seconds", 0.0));
+  // Whose clock the epoch times are: the machine's, SimGrid's, or loopback's model.
+  const std::string backend = r.value("backend", "");
+  const char* clock = (backend == "tcp" || backend == "single") ? "wall"
+                      : backend == "sim"                        ? "simulated"
+                                                                : "model";
+  std::fprintf(out, "  total %.6f s (%s time), wall %.3f s\n", r.value("total_seconds", 0.0), clock,
+               r.value("wall_seconds", 0.0));
   std::fprintf(
       out, "  %.0f samples/s, %llu messages, %.2f MB sent, local accesses %.1f%%\n",
       r.value("samples_per_second", 0.0),

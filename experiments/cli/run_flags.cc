@@ -1,6 +1,7 @@
 #include "experiments/cli/run_flags.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -277,6 +278,22 @@ Status CheckFlagsApply(const CLI::App& app, const RunConfig& c) {
       return Status::Error(std::string(f) +
                            " sizes the matrix mf generates without --data; with --data " +
                            c.data_dir + " it does not apply: drop one of them");
+  }
+  // The matrix mf generates: refused here under its own flags' names (the
+  // generator's checks say --rows, --nnz, ... as for `augur data mf`, and
+  // were met only when the run loaded its data: after compare started).
+  if (c.workload == "mf" && c.data_dir.empty()) {
+    const MfOptions& m = c.mf;
+    if (m.gen_rows == 0 || m.gen_cols == 0 || m.gen_nnz == 0)
+      return Status::Error("--mf-rows, --mf-cols and --mf-nnz must be at least 1");
+    if (m.gen_rows >= (1u << 30) || m.gen_cols >= (1u << 30))
+      return Status::Error("--mf-rows and --mf-cols must be below 2^30");
+    if (static_cast<double>(m.gen_nnz) > 0.5 * m.gen_rows * static_cast<double>(m.gen_cols))
+      return Status::Error("--mf-nnz " + std::to_string(m.gen_nnz) +
+                           " must be at most half of --mf-rows x --mf-cols (" +
+                           std::to_string(m.gen_rows) + " x " + std::to_string(m.gen_cols) + ")");
+    if (!(m.gen_skew >= 0 && std::isfinite(m.gen_skew)))
+      return Status::Error("--mf-skew must be a finite number >= 0");
   }
   if (Given(app, "--reuse") && c.sampling != "pool")
     return Status::Error("--reuse is for --sampling pool, not " + c.sampling + ": drop it");

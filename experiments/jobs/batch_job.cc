@@ -240,7 +240,8 @@ void BatchJob::RunWorker(Worker& w) {
         if (in_window.terms > 0 &&
             !window_guard.Observe(epoch, in_window.loss / static_cast<double>(in_window.terms)))
           StopDiverged(window_guard.Message() + " (worker " + std::to_string(g) +
-                       "'s loss over its last " + std::to_string(window) + " batches)");
+                           "'s loss over its last " + std::to_string(window) + " batches)",
+                       epoch);
         in_window = BatchStats{};
         window_batches = 0;
       }
@@ -263,9 +264,10 @@ void BatchJob::RunWorker(Worker& w) {
     }
     // The flag was set before the barrier by a diverged window, or is set
     // now by every worker alike from the epoch's loss: one decision.
-    const bool window_stop = Stopped();
+    const bool window_stop = StoppedBy(epoch);
     const bool epoch_ok = terms <= 0 || epoch_guard.Observe(epoch, loss / terms);
-    if (!epoch_ok) StopDiverged(epoch_guard.Message() + " (mean training loss of the epoch)");
+    if (!epoch_ok)
+      StopDiverged(epoch_guard.Message() + " (mean training loss of the epoch)", epoch);
     if (window_stop || !epoch_ok) break;
     if (config_.checkpoint_every > 0 && (epoch + 1) % config_.checkpoint_every == 0)
       WriteRowCheckpoint(w, *this, config_, epoch + 1, base + c, Fingerprint());
@@ -291,16 +293,18 @@ void BatchJob::RunWorker(Worker& w) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - eval_start).count();
     if (QualityFloor floor; UntrainedQuality(&floor)) {
       const std::string worse = WorseThanUntrained(floor, *quality_, config_.epochs);
-      if (!worse.empty()) StopDiverged(worse);
+      if (!worse.empty()) StopDiverged(worse, config_.epochs);
       RecordUntrained(floor, quality_.get());
     }
   }
   w.Barrier();  // no node stops serving while node 0 still evaluates
 }
 
-void BatchJob::StopDiverged(const std::string& message) {
+void BatchJob::StopDiverged(const std::string& message, uint32_t epoch) {
   std::lock_guard<std::mutex> lock(stop_mutex_);
   if (divergence_.empty()) divergence_ = message;
+  if (epoch < stop_epoch_.load(std::memory_order_relaxed))
+    stop_epoch_.store(epoch, std::memory_order_release);
   stopped_.store(true, std::memory_order_release);
 }
 

@@ -185,9 +185,20 @@ class BatchJob : public Job {
   std::vector<std::optional<MetricsSnapshot>> node_metrics_;
   // Divergence: set by the first worker that sees it (under stop_mutex_), read after barriers.
   static constexpr uint32_t kDivergenceWindows = 8;
-  void StopDiverged(const std::string& message);
+  // `epoch`: the epoch whose training diverged (config_.epochs: the final
+  // evaluation's check).
+  void StopDiverged(const std::string& message, uint32_t epoch);
   bool Stopped() const { return stopped_.load(std::memory_order_acquire); }
+  // A stop requested in `epoch` or before. After an epoch's barrier the
+  // workers decide with this, not Stopped(): a worker that left the barrier
+  // first may already have stopped in the next epoch, and one that read
+  // that stop at the earlier epoch's end left one barrier early: the others
+  // waited for it forever (mf, replicate-all, --lr 1: the run never ended).
+  bool StoppedBy(uint32_t epoch) const {
+    return stop_epoch_.load(std::memory_order_acquire) <= epoch;
+  }
   std::atomic<bool> stopped_{false};
+  std::atomic<uint32_t> stop_epoch_{UINT32_MAX};  // the first stop's epoch
   mutable std::mutex stop_mutex_;
   std::string divergence_;                   // guarded by stop_mutex_
   std::unique_ptr<nlohmann::json> quality_;  // Evaluate's result; null: not evaluated

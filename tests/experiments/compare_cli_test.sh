@@ -17,7 +17,8 @@
 #            simulated node failure) fails compare, naming the run and quoting its error; bad
 #            usage is exit code 2 with one line; a comparison where every run diverged exits 1
 #            saying nothing converged, its report written; plot_compare.py on a corrupted
-#            results.csv is one line naming the file, line and column, exit code 2
+#            results.csv is one line naming the file, line and column, exit code 2; Ctrl-C
+#            stops the running run and starts no other, one line, exit code 130
 set -euo pipefail
 augur=$1
 case_name=$2
@@ -267,6 +268,26 @@ PY
   [[ $code == 2 ]] || fail "bad usage gave exit code $code, not 2"
   [[ $(wc -l < "$work/err") == 1 ]] || { cat "$work/err"; fail "bad usage is not one line"; }
   grep -q "'lapse'" "$work/err" || fail "the bad policy is not named"
+  # Ctrl-C while a run is running: that run stops, none follows, one line, exit 130
+  # (compare died silently, leaving its children to stop on their own).
+  "$augur" compare --backend loopback --policies classic --nodes 2 --workload mf --mf-rows 2000 \
+    --mf-cols 400 --mf-nnz 200000 --workers 1 --threads 1 --epochs 1000 --no-plots \
+    --out "$work/int" > /dev/null 2> "$work/err" &
+  pid=$!
+  for _ in $(seq 600); do  # until the baseline's run has started (its log exists)
+    [[ -s $work/int/runs/single/log.txt ]] && break
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  set +e
+  wait "$pid"
+  code=$?
+  set -e
+  [[ $code == 130 ]] || { cat "$work/err"; fail "an interrupted compare exited $code, not 130"; }
+  [[ $(tail -1 "$work/err") == "augur: interrupted (SIGINT)" ]] ||
+    { cat "$work/err"; fail "an interrupted compare does not say so in one line"; }
+  ! pgrep -f -- "--out $work/int/" > /dev/null || fail "a run of the interrupted compare still runs"
+  [[ ! -e $work/int/runs/loopback-classic-n2 ]] || fail "a run started after the interruption"
   ;;
 *)
   fail "unknown case"

@@ -149,6 +149,17 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["diverged"
   fail "kge at the default learning rate was stopped"
 ok "a kge run that explodes at once is diverged"
 
+# A worker that diverges early in epoch 2 while another has yet to leave epoch 1's barrier:
+# every worker stops after the same barrier (the late one left a barrier early, and the
+# cluster waited for it forever).
+rc=0
+timeout 120 "$augur" loopback --nodes 4 --policy replicate-all --workers 4 --workload mf \
+  --mf-rows 600 --mf-cols 200 --mf-nnz 8000 --epochs 2 --lr 1 --out "$work/late-stop" \
+  > "$work/late-stop.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { cat "$work/late-stop.log"; fail "mf diverging in epoch 2 exited $rc, expected 1 (124: it hung)"; }
+grep -q "training diverged in epoch 2" "$work/late-stop.log" || { cat "$work/late-stop.log"; fail "no divergence message"; }
+ok "a divergence seen early in an epoch stops every worker after the same barrier"
+
 # --- Ctrl-C ends a simulation with one line and exit 130 ---------------------------------
 "$augur" sim --nodes 4 --workers 2 --no-progress --workload zipf --keys 100000 --batches 1000000 \
   --out "$work/interrupted" > /dev/null 2> "$work/sigint.err" &
@@ -203,6 +214,39 @@ exec 9>&-
 "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/busy" > /dev/null ||
   fail "the lock outlived the run that held it"
 ok "a directory another run holds is refused, and reused once released"
+
+# Each summary names its clock: a simulation's times are simulated (it said "model time",
+# the loopback runtime's words).
+"$augur" "${sim[@]}" "${zipf[@]}" --out "$work/clock-sim" > "$work/clock.log" 2>&1 || fail "a small sim failed"
+grep -q "^  total .* s (simulated time), wall " "$work/clock.log" || { cat "$work/clock.log"; fail "sim's summary does not say simulated time"; }
+"$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/clock-lb" > "$work/clock.log" 2>&1 || fail "a small loopback run failed"
+grep -q "^  total .* s (model time), wall " "$work/clock.log" || { cat "$work/clock.log"; fail "loopback's summary does not say model time"; }
+ok "the run summary names its clock"
+
+# The matrix mf generates is checked under its own flags' names, before any run (compare's
+# baseline failed with "--nnz must be at most half of rows*cols", a flag it does not take).
+expect_refused 2 "^augur: error: --mf-nnz 100 must be at most half of --mf-rows x --mf-cols \(4 x 4\)$" \
+  "$augur" single --workload mf --mf-rows 4 --mf-cols 4 --mf-nnz 100 --epochs 1
+expect_refused 2 "^augur: error: --mf-skew must be a finite number >= 0$" \
+  "$augur" "${sim[@]}" --workload mf --mf-skew -1 --epochs 1
+expect_refused 2 "the flags of run single \(\`augur single\`\) are refused, so nothing was run: --mf-nnz 100" \
+  "$augur" compare --backend loopback --workload mf --mf-rows 4 --mf-cols 4 --mf-nnz 100 \
+  --policies classic --nodes 2 --out "$work/cmp-nnz"
+ok "the generated mf matrix's sizes are refused under --mf-* names, before any run"
+
+# An output directory that cannot be created is refused before training, exit 2 (it was
+# found where the result or the first checkpoint was written, after training, exit 1).
+touch "$work/a-file"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" single "${mf[@]}" --out "$work/a-file/x"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" loopback --nodes 2 --workers 1 "${zipf[@]}" --out "$work/a-file/x"
+expect_refused 2 "^augur: error: --checkpoint-dir: $work/a-file/ck: cannot create it: Not a directory$" \
+  "$augur" "${sim[@]}" "${mf[@]}" --checkpoint-every 1 --checkpoint-dir "$work/a-file/ck" \
+  --out "$work/ck-out"
+expect_refused 2 "^augur: error: --out: $work/a-file/x: cannot create it: Not a directory$" \
+  "$augur" launch --local 2 -- "${zipf[@]}" --workers 1 --out "$work/a-file/x"
+ok "an --out or --checkpoint-dir that cannot be created is refused up front"
 
 # calibrate refuses up front what its runs refused only after minutes of measuring.
 expect_refused 2 "--measure-workers 5000 \(the calibration runs' --workers\): --workers must be in \[1, 1024\]" \

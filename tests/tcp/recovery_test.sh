@@ -40,8 +40,10 @@ pass "launch --restart-on-failure: $(grep -m1 'restarting from' "$WORK/d.log"); 
 
 # A checkpoint that cannot be written: the run fails with one line naming the
 # error and publishes nothing; no rank hangs, and the failing node shuts down
-# through its normal path (its peers then see it gone).
-touch "$WORK/blocker"
+# through its normal path (its peers then see it gone). (A --checkpoint-dir
+# that cannot be created is refused before training: here the directory is
+# fine, but a directory stands where LATEST is written.)
+mkdir -p "$WORK/blocker/ck/LATEST.part/x"
 set +e
 timeout 120 "$AUGUR" launch --local 2 -- --workload zipf --pattern mixed --keys 20000 --batches 30 \
   --workers 2 --policy adaptive --peer-timeout 5s --epochs 3 \
