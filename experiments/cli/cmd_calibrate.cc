@@ -115,8 +115,7 @@ int Calibrate(CalibrateFlags& f, const std::vector<std::string>& extras) {
   std::error_code ec;
   if (temporary) std::filesystem::remove_all(f.work_dir, ec);
   if (const int sig = StopRequested(); sig != 0) {
-    std::fprintf(stderr, "augur: calibrate interrupted (%s)%s\n",
-                 sig == SIGINT ? "SIGINT" : "SIGTERM",
+    std::fprintf(stderr, "augur: calibrate interrupted (%s)%s\n", StopSignalName(sig).c_str(),
                  temporary ? "; its temporary directory was removed" : "");
     return 128 + sig;
   }

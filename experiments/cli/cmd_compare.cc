@@ -502,7 +502,7 @@ CommandFn AddCompareCommand(CLI::App& root) {
     if (sig == 0) return code;
     if (code == 0)  // it came after the last run: what was written is complete
       std::fprintf(stderr, "augur: compare interrupted (%s) after its last run\n",
-                   sig == SIGINT ? "SIGINT" : "SIGTERM");
+                   StopSignalName(sig).c_str());
     return 128 + sig;
   };
 }

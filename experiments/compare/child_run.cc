@@ -24,9 +24,7 @@ std::string SelfExecutable() {
 
 namespace {
 
-std::string Interrupted(int sig) {
-  return std::string("interrupted (") + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ")";
-}
+std::string Interrupted(int sig) { return "interrupted (" + StopSignalName(sig) + ")"; }
 
 }  // namespace
 

@@ -297,6 +297,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
         return s;
       },
       false);
+  const std::optional<double> untrained = UntrainedQuality(records, q);
   Table(
       out,
       "Quality reached (" + q.name + (q.higher_is_better ? ", higher" : ", lower") + " is better)",
@@ -305,9 +306,8 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
           "ratio to the baseline's; then the last epoch's training loss. A baseline run several "
           "times (--baseline-runs) shows the mean of its runs, the standard error of that mean "
           "and their range: with several threads each run differs." +
-          (UntrainedQuality(records, q).has_value()
-               ? " The untrained model (its initial rows) scores " +
-                     Fmt("%.4g", *UntrainedQuality(records, q)) + "."
+          (untrained.has_value()
+               ? " The untrained model (its initial rows) scores " + Fmt("%.4g", *untrained) + "."
                : std::string()),
       c, records,
       [](const CompareRecord& r) {

@@ -40,4 +40,6 @@ int SetWaitedChild(pid_t pid) {
   return stop_signal.load();
 }
 
+std::string StopSignalName(int sig) { return sig == SIGINT ? "SIGINT" : "SIGTERM"; }
+
 }  // namespace augur

@@ -13,6 +13,8 @@
 
 #include <sys/types.h>
 
+#include <string>
+
 namespace augur {
 
 // Call once, from the main thread, before the first child starts.
@@ -25,5 +27,8 @@ int StopRequested();
 // request. Returns StopRequested(), so a request that came before this
 // call is not missed (the caller then stops the child itself).
 int SetWaitedChild(pid_t pid);
+
+// The stop signal's name for a message: "SIGINT" or "SIGTERM".
+std::string StopSignalName(int sig);
 
 }  // namespace augur
