@@ -65,6 +65,9 @@ void BatchJob::FindHotKeys(uint32_t num_items) {
   });
   const size_t hot = std::max<size_t>(1, order.size() / 1000);  // 0.1%, as the zipf workload
   for (size_t i = 0; i < std::min(hot, order.size()); ++i) hot_keys_.push_back(order[i].second);
+  model_keys_.reserve(order.size());
+  for (const auto& entry : order) model_keys_.push_back(entry.second);
+  std::sort(model_keys_.begin(), model_keys_.end());
 }
 
 NodeOptions BatchJob::MakeNodeOptions() const {
@@ -186,7 +189,12 @@ void BatchJob::RunWorker(Worker& w) {
   const uint32_t b = BatchSize();
   const Clock lookahead = config_.zipf.lookahead;
   const bool records = w.node_id() == 0 && w.id() == 0;
-  if (resume_.has_value()) RestoreRows(w, *resume_);
+  if (resume_.has_value()) {
+    RestoreRows(w, *resume_);
+  } else {
+    if (w.id() == 0) w.CreateHomeRows(model_keys_);
+    w.Barrier();  // every node created its rows before anyone asks for one
+  }
   // Batch c of the whole run (seeds its Rng); the worker's clock counts from 0.
   const Clock base = StartEpoch() * BatchesPerEpoch(g);
   IntentScratch ahead;
