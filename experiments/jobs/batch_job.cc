@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/base/check.h"
+#include "core/protocol/home.h"
 #include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
 #include "experiments/jobs/quality_floor.h"
@@ -65,9 +66,10 @@ void BatchJob::FindHotKeys(uint32_t num_items) {
   });
   const size_t hot = std::max<size_t>(1, order.size() / 1000);  // 0.1%, as the zipf workload
   for (size_t i = 0; i < std::min(hot, order.size()); ++i) hot_keys_.push_back(order[i].second);
-  model_keys_.reserve(order.size());
-  for (const auto& entry : order) model_keys_.push_back(entry.second);
-  std::sort(model_keys_.begin(), model_keys_.end());
+  home_keys_.assign(config_.nodes, {});
+  for (const auto& entry : order)
+    home_keys_[HomeNode(entry.second, config_.nodes)].push_back(entry.second);
+  for (std::vector<Key>& homed : home_keys_) std::sort(homed.begin(), homed.end());
 }
 
 NodeOptions BatchJob::MakeNodeOptions() const {
@@ -192,7 +194,7 @@ void BatchJob::RunWorker(Worker& w) {
   if (resume_.has_value()) {
     RestoreRows(w, *resume_);
   } else {
-    if (w.id() == 0) w.CreateHomeRows(model_keys_);
+    if (w.id() == 0) w.CreateHomeRows(home_keys_[w.node_id()]);
     w.Barrier();  // every node created its rows before anyone asks for one
   }
   // Batch c of the whole run (seeds its Rng); the worker's clock counts from 0.

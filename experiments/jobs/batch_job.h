@@ -164,7 +164,7 @@ class BatchJob : public Job {
               std::deque<Pending>* pending) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
   // accessed first: the hot set nups replicates (--replicate limits it);
-  // and every key of the training items, ascending (model_keys_).
+  // and every key of the training items by its home node (home_keys_).
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
@@ -178,10 +178,11 @@ class BatchJob : public Job {
   };
   PartitionInfo partition_info_;
   std::vector<Key> hot_keys_;
-  // Every key the training items access (IntentKeys), ascending: each node
-  // creates those homed there before the first epoch (Worker::CreateHomeRows),
-  // as the single-node baseline allocates its tables before it starts timing.
-  std::vector<Key> model_keys_;
+  // Per node, the keys of the training items (IntentKeys) homed there,
+  // ascending: the node creates them before the first epoch
+  // (Worker::CreateHomeRows), as the single-node baseline allocates its
+  // tables before it starts timing.
+  std::vector<std::vector<Key>> home_keys_;
   std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;
