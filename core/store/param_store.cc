@@ -94,8 +94,9 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
     for (uint32_t j = begin; j < end; ++j) {
       const uint32_t i = sc->order[j];
-      const Slot* slot = create ? FindOrCreate(s, keys[i], sc->hashes[i])
-                                : s.index.FindHashed(keys[i], sc->hashes[i]);
+      // The lookup inline; only a miss that creates calls out.
+      const Slot* slot = s.index.FindHashed(keys[i], sc->hashes[i]);
+      if (slot == nullptr && create) slot = FindOrCreate(s, keys[i], sc->hashes[i]);
       if (slot == nullptr || (main_only && slot->kind != CopyKind::kMain)) continue;
       // The lines the op reads: its copies wait on all of them at once, not
       // line by line.
