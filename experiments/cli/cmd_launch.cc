@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/launch/cpu_pinning.h"
 #include "experiments/launch/hostfile.h"
 #include "experiments/launch/launch_env.h"
@@ -65,8 +67,11 @@ std::string ShellQuote(const std::string& s) {
 }
 
 // Checks the pass-through run flags by parsing them as `augur run` would.
-Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std::string* out_dir,
-                     std::string* checkpoint_dir, std::vector<std::string>* passed) {
+// `local`: the ranks started on this machine (--local N; 0 with --hostfile,
+// whose hosts each hold one rank's share of the model).
+Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, uint32_t local,
+                     std::string* out_dir, std::string* checkpoint_dir,
+                     std::vector<std::string>* passed) {
   CLI::App app("run");
   RunConfig config;
   TcpFlagText tcp;
@@ -86,6 +91,7 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   config.backend = "tcp";
   if (Status s = FinishRunConfig(RunFlagText{}, &config); !s.ok()) return s;
   if (Status s = CheckFlagsApply(app, config); !s.ok()) return s;
+  if (Status s = CheckFlagModelMemory(config, std::max(local, 1u)); !s.ok()) return s;
   const std::pair<const char*, const std::string*> durations[] = {
       {"--peer-timeout", &tcp.peer_timeout},
       {"--emulate-latency", &tcp.emulate_latency},
@@ -200,7 +206,8 @@ int Launch(LaunchFlags& f) {
     out_dir = f.out;
   } else if (!f.out.empty()) {
     return UsageError("--out before -- is for a program; give augur run flags --out after --");
-  } else if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &checkpoint_dir, &passed);
+  } else if (Status s =
+                 CheckRunFlags(f.run_flags, nodes, f.local, &out_dir, &checkpoint_dir, &passed);
              !s.ok()) {
     return UsageError(s.message());
   }
