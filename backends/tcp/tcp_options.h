@@ -13,6 +13,14 @@
 
 namespace augur::tcp {
 
+// The start of the line a rank prints on stderr as it begins to join its
+// cluster (TcpTransport::Start: "augur rank 1: joining cluster 'ID' of 4
+// nodes (coordinator HOST:PORT)"). `augur launch` watches its ranks' output
+// for it: a rank that never printed it never called augur.join.
+inline std::string JoiningMarker(uint32_t rank) {
+  return "augur rank " + std::to_string(rank) + ": joining cluster ";
+}
+
 struct TcpOptions {
   uint32_t rank = 0;
   uint32_t nodes = 1;

@@ -59,6 +59,9 @@ Status TcpTransport::Listen() {
 }
 
 Status TcpTransport::Start() {
+  std::fprintf(stderr, "%s'%s' of %u nodes (coordinator %s:%u)\n",
+               JoiningMarker(options_.rank).c_str(), options_.cluster_id.c_str(), options_.nodes,
+               options_.coordinator_host.c_str(), options_.coordinator_port);
   if (Status s = Listen(); !s.ok()) return s;
   Accept();
   poller_.Start();

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <new>
 #include <string>
 #include <system_error>
@@ -104,7 +105,33 @@ Status CheckNumberFlags(const CLI::App& app) {
   return Status::Ok();
 }
 
+// The one line an exhausted memory ends the process with.
+constexpr const char* kOutOfMemory =
+    "out of memory (a smaller run: fewer nodes, workers, keys or a lower --dim)";
+
+std::terminate_handler previous_terminate = nullptr;
+
+// What no code caught: a std::bad_alloc thrown on a thread of its own (a
+// worker's, a node's I/O thread), whose exceptions end in std::terminate
+// rather than in Main's catch, is the same one line and exit code 1, not an
+// abort with a core dump. Anything else is a broken invariant: the previous
+// handler names it and aborts.
+[[noreturn]] void OnTerminate() {
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "augur: %s\n", kOutOfMemory);
+      std::_Exit(1);  // other threads may still run: no destructors, no atexit
+    } catch (...) {
+    }
+  }
+  if (previous_terminate != nullptr) previous_terminate();
+  std::abort();
+}
+
 int Main(int argc, char** argv) {
+  previous_terminate = std::set_terminate(OnTerminate);
   EndWithParentAugur();
   CLI::App root(
       "Augur: an adaptive parameter server for sparse ML, on TCP, in SimGrid, or in "
@@ -152,7 +179,7 @@ int Main(int argc, char** argv) {
       return RunError(std::string("the system refused a resource: ") + e.what() +
                       " (fewer --workers or nodes?)");
     } catch (const std::bad_alloc&) {
-      return RunError("out of memory (a smaller run: fewer nodes, workers, keys or a lower --dim)");
+      return RunError(kOutOfMemory);
     }
   }
   return UsageError("no command given (see augur --help)");

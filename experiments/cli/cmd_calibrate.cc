@@ -12,6 +12,7 @@
 #include "experiments/calibration/cost_calibration.h"
 #include "experiments/cli/command.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/launch/stop_request.h"
 
 namespace augur {
@@ -47,6 +48,10 @@ Result<RunConfig> ParseRunFlags(const std::string& workload,
   config.backend = "calibrate";
   if (Status s = config.Validate(); !s.ok()) return s;
   if (Status s = CheckFlagsApply(app, config); !s.ok()) return s;
+  // Its runs are TCP processes, all on this machine: every share of the model here.
+  RunConfig here = config;
+  here.backend = "tcp";
+  if (Status s = CheckFlagModelMemory(here, here.nodes); !s.ok()) return s;
   return config;
 }
 

@@ -386,6 +386,13 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
     o.matrix_flags.push_back("--costs");
     o.matrix_flags.push_back(o.costs_file);
   }
+  // A diverged baseline is no reference, of the modelled compute either: the
+  // runs then model the workload's default cost per sample.
+  const bool base_diverged = BaselineDiverged(*base);
+  if (base_diverged)
+    std::fprintf(stderr,
+                 "[compare] the baseline diverged: no speed-up or quality verdict against it; "
+                 "the other runs go on, for their own figures\n");
   std::string worker_cost_note;
   if (calibrated && !o.user_compute_per_sample) {
     Result<SimCosts> costs = ReadCostsFile(o.costs_file);
@@ -393,16 +400,19 @@ int Compare(CompareFlags& f, const std::vector<std::string>& extras) {
     char note[512];
     std::snprintf(note, sizeof(note),
                   "worker compute per sample charged in the simulated runs: %.3g us, the "
-                  "calibrated Augur worker (`augur calibrate`, %s: %s), not the Hogwild "
-                  "baseline's %.3g us per sample per core",
+                  "calibrated Augur worker (`augur calibrate`, %s: %s)",
                   1e6 * costs->seconds_per_sample, o.costs_file.c_str(),
-                  costs->worker_cost_source.c_str(),
-                  1e6 * BaselineSpeedOf(*base, cores).seconds_per_sample);
+                  costs->worker_cost_source.c_str());
     worker_cost_note = note;
+    if (!base_diverged) {
+      std::snprintf(note, sizeof(note), ", not the Hogwild baseline's %.3g us per sample per core",
+                    1e6 * BaselineSpeedOf(*base, cores).seconds_per_sample);
+      worker_cost_note += note;
+    }
     std::fprintf(stderr,
                  "[compare] worker compute per sample: %.3g us (calibrated Augur worker, %s)\n",
                  1e6 * costs->seconds_per_sample, o.costs_file.c_str());
-  } else if (o.backend != "tcp" && !o.user_compute_per_sample) {
+  } else if (o.backend != "tcp" && !o.user_compute_per_sample && !base_diverged) {
     o.compute_per_sample = BaselineSpeedOf(*base, cores).seconds_per_sample;
     std::fprintf(stderr, "[compare] modelled compute per sample: %.3g us (from the baseline)\n",
                  1e6 * *o.compute_per_sample);

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/launch/cpu_pinning.h"
 #include "experiments/launch/hostfile.h"
 #include "experiments/launch/launch_env.h"
@@ -42,6 +44,10 @@ struct LaunchFlags {
   std::string augur_path;
   bool run_self = false;  // the local ranks exec /proc/self/exe (Launch sets it)
   std::string kill_after = "45s";
+  // A program's ranks that have not begun to join by then (augur.join) are
+  // named and every rank is killed; 0: wait forever. Program mode only.
+  std::string join_timeout = "120s";
+  bool join_timeout_given = false;
   uint32_t restarts = 0;  // --restart-on-failure N
   bool pin = false;       // --pin: rank r on the r-th allowed CPU (--local only)
   std::string out;        // --out: program mode's OUT (flags mode: --out after --)
@@ -65,8 +71,11 @@ std::string ShellQuote(const std::string& s) {
 }
 
 // Checks the pass-through run flags by parsing them as `augur run` would.
-Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std::string* out_dir,
-                     std::string* checkpoint_dir, std::vector<std::string>* passed) {
+// `local`: the ranks started on this machine (--local N; 0 with --hostfile,
+// whose hosts each hold one rank's share of the model).
+Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, uint32_t local,
+                     std::string* out_dir, std::string* checkpoint_dir,
+                     std::vector<std::string>* passed) {
   CLI::App app("run");
   RunConfig config;
   TcpFlagText tcp;
@@ -86,6 +95,7 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   config.backend = "tcp";
   if (Status s = FinishRunConfig(RunFlagText{}, &config); !s.ok()) return s;
   if (Status s = CheckFlagsApply(app, config); !s.ok()) return s;
+  if (Status s = CheckFlagModelMemory(config, std::max(local, 1u)); !s.ok()) return s;
   const std::pair<const char*, const std::string*> durations[] = {
       {"--peer-timeout", &tcp.peer_timeout},
       {"--emulate-latency", &tcp.emulate_latency},
@@ -108,13 +118,29 @@ Status CheckRunFlags(const std::vector<std::string>& flags, uint32_t nodes, std:
   return Status::Ok();
 }
 
-// Starts one `augur run` per host and waits; the exit codes in rank order
-// (empty if a rank could not be started). coordinator_fd >= 0: rank 0's
-// listening socket, bound here, which rank 0 inherits (--coordinator-fd).
+// How long the ranks had to stop after a failure, or to begin joining.
+struct RankTimeouts {
+  double kill_after = 45;
+  double join = 0;  // 0: no limit
+};
+
+// Starts one `augur run` (or the program) per host and waits; the exit
+// codes in rank order (empty if a rank could not be started). Each rank's
+// output is watched for its joining line (tcp_options.h JoiningMarker):
+// *join_failure says why the ranks were stopped early (one that exited
+// before it joined, or ranks that had not begun to join within
+// timeouts.join), else is empty. coordinator_fd >= 0: rank 0's listening
+// socket, bound here, which rank 0 inherits (--coordinator-fd).
 std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& hosts,
                           const std::vector<std::string>& passed, const std::string& coordinator,
-                          int coordinator_fd, const std::string& out_dir, double kill_after,
-                          const std::vector<int>& cpus) {
+                          int coordinator_fd, const std::string& out_dir,
+                          const RankTimeouts& timeouts, const std::vector<int>& cpus,
+                          std::string* join_failure) {
+  std::string program = "augur run";  // as messages name a rank's program
+  if (IsProgram(f.run_flags)) {
+    program.clear();
+    for (const std::string& a : f.run_flags) program += (program.empty() ? "" : " ") + a;
+  }
   const uint32_t nodes = static_cast<uint32_t>(hosts.size());
   ProcessGroup group;
   for (uint32_t r = 0; r < nodes; ++r) {
@@ -162,12 +188,16 @@ std::vector<int> RunRanks(const LaunchFlags& f, const std::vector<std::string>& 
     // A spawned process inherits the spawning thread's CPU affinity.
     std::optional<ScopedCpuPin> pin;
     if (!cpus.empty()) pin.emplace(cpus[r]);
-    if (Status s = group.Spawn("rank " + std::to_string(r), argv, pass_fd); !s.ok()) {
+    if (Status s = group.Spawn("rank " + std::to_string(r), argv, pass_fd,
+                               ProcessGroup::JoinWatch{tcp::JoiningMarker(r), program});
+        !s.ok()) {
       std::fprintf(stderr, "augur: cannot start rank %u: %s\n", r, s.message().c_str());
       return {};
     }
   }
-  return group.Wait(kill_after);
+  std::vector<int> codes = group.Wait(timeouts.kill_after, timeouts.join);
+  *join_failure = group.join_failure();
+  return codes;
 }
 
 int Launch(LaunchFlags& f) {
@@ -194,13 +224,21 @@ int Launch(LaunchFlags& f) {
   std::string out_dir, checkpoint_dir;
   std::vector<std::string> passed;
   const bool program = IsProgram(f.run_flags);
+  if (!program && f.join_timeout_given)
+    return UsageError(
+        "--join-timeout is for a program after --: `augur run` ranks join on their own (after "
+        "loading their data) or fail within --peer-timeout");
+  Result<double> join_timeout = ParseDuration(f.join_timeout);
+  if (!join_timeout.ok())
+    return UsageError(join_timeout.status().WithContext("--join-timeout").message());
   if (program) {
     if (f.restarts > 0)
       return UsageError("--restart-on-failure restarts `augur run` ranks, not a program");
     out_dir = f.out;
   } else if (!f.out.empty()) {
     return UsageError("--out before -- is for a program; give augur run flags --out after --");
-  } else if (Status s = CheckRunFlags(f.run_flags, nodes, &out_dir, &checkpoint_dir, &passed);
+  } else if (Status s =
+                 CheckRunFlags(f.run_flags, nodes, f.local, &out_dir, &checkpoint_dir, &passed);
              !s.ok()) {
     return UsageError(s.message());
   }
@@ -263,6 +301,7 @@ int Launch(LaunchFlags& f) {
   Result<double> kill_after = ParseDuration(f.kill_after);
   if (!kill_after.ok())
     return UsageError(kill_after.status().WithContext("--kill-after").message());
+  const RankTimeouts timeouts{*kill_after, program ? *join_timeout : 0.0};
   if (f.augur_path.empty()) {
     f.augur_path = std::filesystem::read_symlink("/proc/self/exe", ec);
     // Local ranks run this very binary, even if its file was rebuilt meanwhile
@@ -271,12 +310,13 @@ int Launch(LaunchFlags& f) {
   }
   std::vector<int> codes;
   bool failed = false;
+  std::string join_failure;
   for (uint32_t attempt = 0;; ++attempt) {
     const std::string coordinator = hosts[0] + ":" + std::to_string(f.port);
     std::printf("[launch] %u nodes, coordinator %s, cluster %s, output %s\n", nodes,
                 coordinator.c_str(), f.cluster_id.c_str(), out_dir.c_str());
     codes = RunRanks(f, hosts, passed, coordinator, pick_port ? coordinator_socket.fd() : -1,
-                     out_dir, *kill_after, cpus);
+                     out_dir, timeouts, cpus, &join_failure);
     if (codes.empty()) return RunError("cannot start the ranks");
     failed = false;
     for (uint32_t r = 0; r < nodes; ++r) {
@@ -317,19 +357,21 @@ int Launch(LaunchFlags& f) {
     for (uint32_t r = 0; r < nodes; ++r)
       std::filesystem::remove(out_dir + "/rank-" + std::to_string(r) + "/result.json", ec);
   }
+  const std::string cluster_failed =
+      join_failure.empty() ? "cluster failed" : "cluster failed: " + join_failure;
   Result<std::vector<nlohmann::json>> ranks = ReadRankResults(out_dir, nodes);
   if (!ranks.ok() && program && !failed) {  // a program need not write results
     std::printf("[launch] every rank succeeded; no results to merge (%s)\n",
                 ranks.status().message().c_str());
     return 0;
   }
-  if (!ranks.ok()) return RunError(failed ? "cluster failed" : ranks.status().message());
+  if (!ranks.ok()) return RunError(failed ? cluster_failed : ranks.status().message());
   Result<nlohmann::json> merged = MergeRankResults(*ranks);
   if (!merged.ok()) return RunError(merged.status().message());
   if (Status s = WriteResultJson(out_dir, *merged); !s.ok()) return RunError(s.message());
   PrintResultSummary(*merged, stdout);
   std::printf("  result: %s/result.json\n", out_dir.c_str());
-  if (failed) return RunError("cluster failed");
+  if (failed) return RunError(cluster_failed);
   return DivergenceExitCode(*merged, merged->value("verified", true) ? 0 : 1);
 }
 
@@ -364,6 +406,12 @@ CommandFn AddLaunchCommand(CLI::App& root) {
   app->add_option("--kill-after", f->kill_after,
                   "After a node failed, kill nodes still running this much later")
       ->capture_default_str();
+  app->add_option("--join-timeout", f->join_timeout,
+                  "With a program after --: ranks that have not begun to join the cluster "
+                  "(augur.join) this long after the start are named, every rank is killed and "
+                  "launch fails (0: wait forever; a program that loads for longer before "
+                  "augur.join needs more)")
+      ->capture_default_str();
   app->add_option("--restart-on-failure", f->restarts,
                   "When a rank fails, restart the whole cluster up to N times, from the last "
                   "checkpoint of the run's --checkpoint-dir (issue 7)")
@@ -373,7 +421,10 @@ CommandFn AddLaunchCommand(CLI::App& root) {
                   "rank writes rank-R/result.json (default: a temporary one)");
   app->add_option("run_flags", f->run_flags, "`augur run` flags, or PROGRAM ARGS..., after --");
   AddCheckFlagsFlag(*app, &f->check_flags);
-  return [f]() -> int { return Launch(*f); };
+  return [f, app]() -> int {
+    f->join_timeout_given = app->count("--join-timeout") > 0;
+    return Launch(*f);
+  };
 }
 
 }  // namespace augur

@@ -7,6 +7,7 @@
 #include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/drivers/loopback_driver.h"
 
 namespace augur {
@@ -27,6 +28,7 @@ CommandFn AddLoopbackCommand(CLI::App& root) {
     config->backend = "loopback";
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagModelMemory(*config); !s.ok()) return UsageError(s.message());
     if (*check) return 0;
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());

@@ -8,6 +8,7 @@
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/tcp_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/drivers/tcp_driver.h"
 
 namespace augur {
@@ -35,6 +36,7 @@ CommandFn AddRunCommand(CLI::App& root) {
     config->nodes = options.nodes;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagModelMemory(*config); !s.ok()) return UsageError(s.message());
     Result<std::unique_ptr<Job>> job = MakeJob(*config);
     if (!job.ok()) return UsageError(job.status().message());
     // The ranks of one cluster share its directories: rank 0 locks them for all.

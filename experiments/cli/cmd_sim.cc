@@ -13,6 +13,7 @@
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
 #include "experiments/cli/sim_recovery.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/drivers/sim_driver.h"
 #include "simulator/costs_file.h"
 
@@ -273,6 +274,7 @@ CommandFn AddSimCommand(CLI::App& root) {
     config->backend = "sim";
     if (Status s = config->Validate(); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagModelMemory(*config); !s.ok()) return UsageError(s.message());
     if (Status s = FinishSimOptions(*app, *text, config.get(), sim.get()); !s.ok())
       return UsageError(s.message());
     if (Status s = CheckActorCapacity(*config, *sim); !s.ok()) return UsageError(s.message());

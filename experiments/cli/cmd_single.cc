@@ -12,6 +12,7 @@
 #include "experiments/cli/dir_lock.h"
 #include "experiments/cli/result_summary.h"
 #include "experiments/cli/run_flags.h"
+#include "experiments/config/model_memory.h"
 #include "experiments/single/single_runner.h"
 
 namespace augur {
@@ -74,6 +75,7 @@ CommandFn AddSingleCommand(CLI::App& root) {
     config->nodes = 1;
     if (Status s = FinishRunConfig(*text, config.get()); !s.ok()) return UsageError(s.message());
     if (Status s = CheckFlagsApply(*app, *config); !s.ok()) return UsageError(s.message());
+    if (Status s = CheckFlagModelMemory(*config); !s.ok()) return UsageError(s.message());
     if (*check) return 0;
     Result<SingleRun> run = SingleRun::Load(*config);
     if (!run.ok()) return InputError(run.status().message());  // bad data: exit 2

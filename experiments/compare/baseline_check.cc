@@ -114,6 +114,14 @@ Status CheckBaselineFields(const nlohmann::json& run, const std::string& path,
   if (Status s = CheckTimes(run, path, "epoch_cpu_seconds", false); !s.ok()) return s;
   if (const auto it = run.find("diverged"); it != run.end() && !it->is_boolean())
     return Bad(path, "diverged", "must be true or false, got " + it->dump());
+  if (run.value("diverged", false)) {
+    const auto why = run.find("divergence");
+    return Status::Error("--baseline " + path + ": that run diverged" +
+                         (why != run.end() && why->is_string()
+                              ? " (" + why->get<std::string>() + ")"
+                              : std::string()) +
+                         ", so it is no reference; give runs that converged");
+  }
   if (const auto it = run.find("config"); it != run.end() && !it->is_object())
     return Bad(path, "config", "must be an object, got " + it->dump());
   // The headline quality: absent means not measured; present, it must be a number.

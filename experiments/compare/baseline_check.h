@@ -5,7 +5,8 @@
 // fields compare reads have their types and sane values: epochs and
 // workers_per_node positive integers, samples a finite number >= 0,
 // epoch_seconds (and epoch_cpu_seconds, if there) non-empty arrays of finite
-// numbers >= 0, diverged a boolean, the headline quality (if measured) a
+// numbers >= 0, diverged a boolean and not true (a diverged run is no
+// reference), the headline quality (if measured) a
 // finite number >= 0. It must also have trained what compare's own baseline
 // would train: the same data (config.data_dir, as a path), seed and
 // workload options (config.<workload>: dim, learning rate, batch size,

@@ -101,11 +101,22 @@ BaselineSpeed BaselineSpeedOf(const CompareRecord& base, uint32_t hardware_cores
   return s;
 }
 
-bool BaselineDiverged(const CompareRecord& base) {
-  if (base.result->value("diverged", false)) return true;
-  return std::any_of(base.baseline_repeats.begin(), base.baseline_repeats.end(),
-                     [](const JsonValue& r) { return r->value("diverged", false); });
+std::vector<std::string> BaselineDivergences(const CompareRecord& base) {
+  std::vector<std::string> out;
+  const auto add = [&out](const std::string& name, const nlohmann::json& r) {
+    if (!r.is_object() || !r.value("diverged", false)) return;
+    const nlohmann::json& why = r.value("divergence", nlohmann::json());
+    out.push_back(name + ": " +
+                  (why.is_string() ? why.get<std::string>() : std::string("training diverged")));
+  };
+  add("single", *base.result);
+  for (size_t i = 0; i < base.baseline_repeats.size(); ++i)
+    add("single-r" + std::to_string(i + 2), *base.baseline_repeats[i]);
+  if (base.baseline_one_thread.has_value()) add("single-t1", **base.baseline_one_thread);
+  return out;
 }
+
+bool BaselineDiverged(const CompareRecord& base) { return !BaselineDivergences(base).empty(); }
 
 Status ConvergenceOf(const std::vector<CompareRecord>& records, const std::string& report) {
   const bool all = std::all_of(records.begin(), records.end(), [](const CompareRecord& r) {
@@ -114,11 +125,14 @@ Status ConvergenceOf(const std::vector<CompareRecord>& records, const std::strin
   if (all)
     return Status::Error("nothing converged: every run, the baseline included, diverged (" +
                          report + "); check the data and the flags (e.g. a lower --lr)");
-  if (!records.empty() && BaselineDiverged(records.front()))
-    return Status::Error(
-        "the baseline diverged, so the speed-ups and quality ratios against it mean nothing (" +
-        report + "); make it converge (e.g. a lower --lr) and compare again");
-  return Status::Ok();
+  if (records.empty()) return Status::Ok();
+  const std::vector<std::string> diverged = BaselineDivergences(records.front());
+  if (diverged.empty()) return Status::Ok();
+  std::string runs;
+  for (const std::string& d : diverged) runs += (runs.empty() ? "" : "; ") + d;
+  return Status::Error("the baseline diverged (" + runs +
+                       "), so it is no reference: no speed-up or quality verdict against it in " +
+                       report + "; make it converge (e.g. a lower --lr) and compare again");
 }
 
 void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
@@ -131,11 +145,11 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
   std::vector<const nlohmann::json*> base_runs{&*base.result};
   for (const JsonValue& r : base.baseline_repeats) base_runs.push_back(&*r);
   std::vector<double> base_qualities;
-  bool base_diverged = false;
-  for (const nlohmann::json* r : base_runs) {
-    base_diverged = base_diverged || r->value("diverged", false);
+  for (const nlohmann::json* r : base_runs)
     if (std::optional<double> v = NumberAt(*r, q.name); v.has_value()) base_qualities.push_back(*v);
-  }
+  // A diverged baseline is no reference, neither of speed nor of quality.
+  const std::vector<std::string> base_divergences = BaselineDivergences(base);
+  const bool base_diverged = !base_divergences.empty();
   const BaselineSpeed speed = BaselineSpeedOf(base, hardware_cores);
   const double per_core_per_sample = speed.seconds_per_sample;
   std::optional<double> base_quality;
@@ -153,8 +167,11 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
     const double reference = per_core_per_sample * SamplesPerEpoch(r.result) / cores;
     d["epoch_seconds_mean"] = epoch;
     d["reference_cores"] = cores;
-    d["reference_epoch_seconds"] = reference;
-    d["speedup_over_single"] = epoch > 0 ? reference / epoch : 0.0;
+    d["baseline_diverged"] = base_diverged;
+    d["reference_epoch_seconds"] = base_diverged ? nlohmann::json() : nlohmann::json(reference);
+    d["speedup_over_single"] = base_diverged ? nlohmann::json()
+                               : epoch > 0   ? nlohmann::json(reference / epoch)
+                                             : nlohmann::json(0.0);
     if (r.baseline) {
       d["seconds_per_sample"] = per_core_per_sample;
       d["seconds_per_sample_threads"] = speed.threads;
@@ -167,8 +184,10 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                      ? nlohmann::json(one->second / epoch)
                                      : nlohmann::json();
     d["quality_name"] = q.name;
-    // A diverged run has no quality: "diverged" stands in its place.
-    const bool diverged = r.result->value("diverged", false);
+    // A diverged run has no quality: "diverged" stands in its place. The
+    // baseline is diverged when any of its runs is.
+    const bool diverged = r.baseline ? base_diverged : r.result->value("diverged", false);
+    if (r.baseline && base_diverged) d["diverged_runs"] = base_divergences;
     std::optional<double> quality;
     if (!diverged) quality = NumberAt(r.result, q.name);
     d["diverged"] = diverged;
@@ -195,7 +214,8 @@ void DeriveFigures(const std::string& workload, uint32_t hardware_cores,
                                 })
             : nlohmann::json(0.0);
   }
-  if (base_runs.size() > 1) SummarizeBaselineRuns(base_qualities, base_quality, &*base.derived);
+  if (base_runs.size() > 1 && !base_diverged)
+    SummarizeBaselineRuns(base_qualities, base_quality, &*base.derived);
 }
 
 }  // namespace augur

@@ -33,6 +33,12 @@
 //   diverged               the run stopped because its loss diverged
 //                          (jobs/divergence_guard.h); quality is then the
 //                          string "diverged", never a number, and has no ratio
+//   baseline_diverged      (every row) a run of the baseline diverged
+//                          (BaselineDiverged): then no row has a
+//                          speedup_over_single, reference_epoch_seconds or
+//                          quality_ratio_to_single, the baseline's own row is
+//                          diverged whichever of its runs it was, and its
+//                          diverged_runs lists them (BaselineDivergences)
 // Pure functions.
 #pragma once
 
@@ -94,13 +100,22 @@ BaselineSpeed BaselineSpeedOf(const CompareRecord& base, uint32_t hardware_cores
 // Other backends: the workers.
 double ReferenceCores(const nlohmann::json& run);
 
-// Whether the baseline's run or any of its repeats diverged.
+// The baseline's runs that diverged, each as "NAME: its divergence message"
+// (the message names the epoch: "single-r2: training diverged in epoch 1:
+// loss nan; ..."). Names as compare gives its own runs: the record is
+// "single", its repeats "single-r2", "single-r3", ..., its one-thread timing
+// run "single-t1". Empty when none did.
+std::vector<std::string> BaselineDivergences(const CompareRecord& base);
+// Whether the baseline's run, any of its repeats or its one-thread timing run
+// diverged. Such a baseline is no reference: DeriveFigures gives no speed-up
+// or quality ratio against it, and the report no verdict.
 bool BaselineDiverged(const CompareRecord& base);
 
 // Whether the comparison measured anything: an error when every run
 // diverged, the baseline included ("nothing converged"), or when the
-// baseline did (its speed and quality are the references of every figure).
-// `report` is named in the message.
+// baseline did (its speed and quality are the references of every figure;
+// the message names its diverged runs and their epochs). `report` is named
+// in the message.
 Status ConvergenceOf(const std::vector<CompareRecord>& records, const std::string& report);
 
 // Fills every record's `derived`. records[0] must be the baseline.

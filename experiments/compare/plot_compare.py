@@ -3,13 +3,16 @@
 
 Usage: plot_compare.py RESULTS_CSV OUT_DIR
 Writes OUT_DIR/speedup.png (speed-up over the single-node baseline vs nodes,
-one line per policy) and OUT_DIR/quality_time.png (training loss per epoch
-against cumulative time: every policy at its largest node count, and the
-baseline as one node with a cluster node's cores at its measured CPU time). Uses only the standard library and Debian's python3-matplotlib.
+one line per policy; none when no run has one: a diverged baseline) and
+OUT_DIR/quality_time.png (training loss per epoch against cumulative time:
+every policy at its largest node count, and the baseline as one node with a
+cluster node's cores at its measured CPU time). Uses only the standard library
+and Debian's python3-matplotlib.
 A malformed results.csv is one line on stderr naming the file, the line and
 the column, and exit code 2.
 """
 import csv
+import os
 import sys
 
 import matplotlib
@@ -121,12 +124,7 @@ def main(argv):
         return 1
 
 
-def plot(rows, out):
-    runs = [r for r in rows if r.text("policy") != "single"]
-    base = [r for r in rows if r.text("policy") == "single"]
-    policies = list(dict.fromkeys(r.text("policy") for r in runs))
-    title = f"{rows[0].text('workload')} on {runs[0].text('backend') if runs else 'single'}"
-
+def plot_speedup(runs, policies, title, out):
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for p in policies:
         pts = sorted((r.integer("nodes"), r.number("speedup_over_single")) for r in runs
@@ -142,6 +140,20 @@ def plot(rows, out):
     fig.tight_layout()
     fig.savefig(f"{out}/speedup.png", dpi=110)
     plt.close(fig)
+
+
+def plot(rows, out):
+    runs = [r for r in rows if r.text("policy") != "single"]
+    base = [r for r in rows if r.text("policy") == "single"]
+    policies = list(dict.fromkeys(r.text("policy") for r in runs))
+    title = f"{rows[0].text('workload')} on {runs[0].text('backend') if runs else 'single'}"
+
+    # No speed-up (a diverged baseline is no reference): no speed-up plot,
+    # and none left over from an earlier comparison in the same directory.
+    if any(r.text("speedup_over_single") != "" for r in runs):
+        plot_speedup(runs, policies, title, out)
+    elif os.path.exists(f"{out}/speedup.png"):
+        os.remove(f"{out}/speedup.png")
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     largest = max((r.integer("nodes") for r in runs), default=1)

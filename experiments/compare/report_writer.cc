@@ -162,6 +162,11 @@ void Goals(std::ostream& out, const ReportContext& c, const std::vector<CompareR
   for (uint32_t n : c.options.nodes)
     if (n == 8) largest = 8;
   const CompareRecord* adaptive = Find(records, "adaptive", largest);
+  if (BaselineDiverged(records.front())) {
+    out << "- **no verdict: the baseline diverged** (above), so there is no reference to measure "
+           "a speed-up or a quality against.\n\n";
+    return;
+  }
   if (adaptive == nullptr) {
     out << "- adaptive was not part of this comparison: no verdict.\n";
   } else {
@@ -260,6 +265,30 @@ std::string SpeedReferenceText(const CompareRecord& base) {
   return ", " + threads + "; its one-thread timing run took " + Fmt("%.3g", 1e6 * *one) + " us";
 }
 
+namespace {
+
+// What the speed-up table measures against: its reference, or that it has
+// none (a diverged baseline).
+std::string SpeedupNote(const ReportContext& c, const std::vector<CompareRecord>& records) {
+  const CompareRecord& base = records.front();
+  if (BaselineDiverged(base))
+    return "None: the baseline diverged (above), so there is no reference. In parentheses: over "
+           "the same policy on 1 node.";
+  return "Reference: one node with the compute of a cluster node (" + ReferenceCoresText(records) +
+         "), each core at the baseline's measured time per sample (" +
+         Fmt("%.3g", 1e6 * base.derived->value("seconds_per_sample", 0.0)) + " us" +
+         SpeedReferenceText(base) + "; " +
+         (base.result->contains("epoch_cpu_seconds")
+              ? std::string("CPU time of its threads, so other load on the machine does not "
+                            "inflate it")
+              : std::string("wall time x threads")) +
+         "; " + std::to_string(base.result->value("workers_per_node", 0)) + " threads on " +
+         std::to_string(c.hardware_cores) +
+         " cores), scaled linearly. In parentheses: over the same policy on 1 node.";
+}
+
+}  // namespace
+
 std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareRecord>& records) {
   std::ostringstream out;
   const CompareOptions& o = c.options;
@@ -267,6 +296,15 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
   const CompareRecord& base = records.front();
   out << "# Augur policy comparison: " << o.workload << " on " << o.backend << "\n\n";
   out << "Written by `augur compare` on " << Utc() << ".\n\n";
+  const std::vector<std::string> base_divergences = BaselineDivergences(base);
+  if (!base_divergences.empty()) {
+    out << "## The baseline diverged\n\n"
+        << "A diverged baseline is no reference: this report has no speed-up over it, no quality "
+           "ratio to it and no verdict on the goals. Make it converge (e.g. a lower --lr) and "
+           "compare again. Its runs that diverged:\n\n";
+    for (const std::string& d : base_divergences) out << "- " << d << "\n";
+    out << "\n";
+  }
   Goals(out, c, records);
   out << "## Results\n\n";
   Table(
@@ -277,19 +315,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
       c, records,
       [](const CompareRecord& r) { return Num(r.derived["epoch_seconds_mean"], "%.4g"); }, true);
   Table(
-      out, "Speed-up over the single-node baseline",
-      "Reference: one node with the compute of a cluster node (" + ReferenceCoresText(records) +
-          "), each core at the baseline's measured time per sample (" +
-          Fmt("%.3g", 1e6 * base.derived->value("seconds_per_sample", 0.0)) + " us" +
-          SpeedReferenceText(base) + "; " +
-          (base.result->contains("epoch_cpu_seconds")
-               ? std::string("CPU time of its threads, so other load on the machine does not "
-                             "inflate it")
-               : std::string("wall time x threads")) +
-          "; " + std::to_string(base.result->value("workers_per_node", 0)) + " threads on " +
-          std::to_string(c.hardware_cores) +
-          " cores), scaled linearly. In parentheses: over the same policy on 1 node.",
-      c, records,
+      out, "Speed-up over the single-node baseline", SpeedupNote(c, records), c, records,
       [](const CompareRecord& r) {
         std::string s = Num(r.derived["speedup_over_single"], "%.2f");
         if (r.derived["speedup_over_one_node"].is_number())
@@ -311,6 +337,7 @@ std::string ReportMarkdown(const ReportContext& c, const std::vector<CompareReco
                : std::string()),
       c, records,
       [](const CompareRecord& r) {
+        if (r.baseline && BaselineDiverged(r)) return std::string("diverged (above)");
         if (r.derived->value("diverged", false))
           return "diverged; loss " + Num(r.derived["train_loss_final"], "%.4g");
         std::string s = Num(r.derived["quality"], "%.4g");

@@ -1,8 +1,10 @@
 // MakeJob: the workload named in the config, as a Job any backend can run.
 // Loading a real workload's data can fail (missing package, malformed line):
-// that is the returned error, naming the file and line.
+// that is the returned error, naming the file and line. So is a model the
+// data makes too large for this machine (config/model_memory.h).
 #include <memory>
 
+#include "experiments/config/model_memory.h"
 #include "experiments/jobs/job.h"
 #include "experiments/kge/kge_job.h"
 #include "experiments/mf/mf_job.h"
@@ -17,6 +19,9 @@ template <typename J, typename Task>
 Result<std::unique_ptr<Job>> Make(const RunConfig& config) {
   Result<std::unique_ptr<Task>> task = Task::Load(config);
   if (!task.ok()) return task.status();
+  // The data sized the model: refused before it is allocated if it cannot fit.
+  if (Status s = CheckLoadedModelMemory(config, (*task)->Layout(), (*task)->Optimizer()); !s.ok())
+    return s;
   auto job = std::make_unique<J>(config, std::move(*task));
   if (Status s = job->LoadResume(); !s.ok()) return s;
   return std::unique_ptr<Job>(std::move(job));

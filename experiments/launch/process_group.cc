@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "experiments/launch/spawn.h"
 
@@ -27,7 +28,7 @@ ProcessGroup::~ProcessGroup() {
 }
 
 Status ProcessGroup::Spawn(const std::string& label, const std::vector<std::string>& argv,
-                           int pass_fd) {
+                           int pass_fd, std::optional<JoinWatch> join) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0)
     return Status::Error(std::string("pipe: ") + std::strerror(errno));
@@ -37,26 +38,104 @@ Status ProcessGroup::Spawn(const std::string& label, const std::vector<std::stri
     close(fds[0]);
     return pid.status();
   }
-  children_.push_back(Child{label, *pid, fds[0], "", -1});
+  children_.push_back(Child{label, *pid, fds[0], "", -1, std::move(join), false});
   return Status::Ok();
 }
 
 void ProcessGroup::Drain(Child& c, bool eof) {
+  const auto line = [&c](std::string_view text) {
+    if (c.join.has_value() && text.find(c.join->marker) != std::string_view::npos) c.joined = true;
+    std::printf("[%s] %.*s\n", c.label.c_str(), static_cast<int>(text.size()), text.data());
+  };
   size_t start = 0;
-  for (size_t nl; (nl = c.partial.find('\n', start)) != std::string::npos; start = nl + 1) {
-    std::printf("[%s] %.*s\n", c.label.c_str(), static_cast<int>(nl - start),
-                c.partial.data() + start);
-  }
+  for (size_t nl; (nl = c.partial.find('\n', start)) != std::string::npos; start = nl + 1)
+    line(std::string_view(c.partial).substr(start, nl - start));
   c.partial.erase(0, start);
   if (eof && !c.partial.empty()) {
-    std::printf("[%s] %s\n", c.label.c_str(), c.partial.c_str());
+    line(c.partial);
     c.partial.clear();
   }
   std::fflush(stdout);
 }
 
-std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
+void ProcessGroup::ReadAvailable(Child& c) {
+  // Bounded: a process it started may hold the pipe and go on writing.
+  for (int reads = 0; c.fd >= 0 && reads < 256; ++reads) {
+    pollfd p{c.fd, POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return;
+    char buf[4096];
+    const ssize_t n = read(c.fd, buf, sizeof(buf));
+    if (n > 0) {
+      c.partial.append(buf, static_cast<size_t>(n));
+      Drain(c, false);
+    } else if (n == 0 || errno != EINTR) {
+      Drain(c, true);
+      close(c.fd);
+      c.fd = -1;
+    }
+  }
+}
+
+std::string ProcessGroup::Describe(const Child& c) const {
+  std::string program = c.join.has_value() ? c.join->program : std::string();
+  if (program.size() > 100) program = program.substr(0, 97) + "...";
+  for (char& ch : program)  // one line: `python3 -c 'SCRIPT'` may hold newlines
+    if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+  return c.label + " (pid " + std::to_string(c.pid) + (program.empty() ? "" : ", " + program) + ")";
+}
+
+bool ProcessGroup::ExitedBeforeJoining() {
+  std::string joining;  // ranks running that began to join: they would wait in vain
+  bool others = false;
+  for (const Child& o : children_) {
+    if (o.exit_code >= 0) continue;
+    others = true;
+    if (o.joined) joining += (joining.empty() ? "" : ", ") + o.label;
+  }
+  for (Child& c : children_) {
+    if (!c.join.has_value() || c.exit_code < 0 || c.joined) continue;
+    ReadAvailable(c);  // the marker may still be in its pipe
+    if (c.joined) continue;
+    if (c.exit_code == 0 && joining.empty()) continue;  // a program that needs no cluster
+    join_failure_ = Describe(c) + " exited with code " + std::to_string(c.exit_code) +
+                    " before it joined the cluster";
+    if (!joining.empty()) join_failure_ += " (" + joining + " began to join and would wait for it)";
+    std::printf("[launch] %s%s\n", join_failure_.c_str(),
+                others ? ": stopping the other ranks" : "");
+    std::fflush(stdout);
+    return others;
+  }
+  return false;
+}
+
+std::string ProcessGroup::NotJoined(double join_timeout_seconds) const {
+  std::vector<std::string> names;
+  for (const Child& c : children_)
+    if (c.join.has_value() && c.exit_code < 0 && !c.joined) names.push_back(Describe(c));
+  if (names.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  char seconds[32];
+  std::snprintf(seconds, sizeof(seconds), "%g s", join_timeout_seconds);
+  const bool one = names.size() == 1;
+  return list + " did not join the cluster within " + seconds +
+         " (--join-timeout): " + (one ? "it never connected" : "they never connected") +
+         " to the coordinator (did the program call augur.join?); every rank was killed";
+}
+
+void ProcessGroup::KillRunning(const char* why) {
+  for (Child& c : children_) {
+    if (c.exit_code >= 0) continue;
+    if (why != nullptr) std::printf("[launch] %s %s: killing it\n", c.label.c_str(), why);
+    kill(c.pid, SIGKILL);
+  }
+  std::fflush(stdout);
+}
+
+std::vector<int> ProcessGroup::Wait(double kill_after_seconds, double join_timeout_seconds) {
   using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
   std::optional<Clock::time_point> first_failure, all_exited;
   bool killed = false;
   for (;;) {
@@ -94,22 +173,39 @@ std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
         running = true;
       }
     }
+    // The cluster cannot form without a rank that exited unjoined: no waiting.
+    if (!killed && join_failure_.empty() && ExitedBeforeJoining()) {
+      KillRunning(nullptr);
+      killed = true;
+    }
+    if (running && !killed && join_timeout_seconds > 0 &&
+        Clock::now() - start > std::chrono::duration<double>(join_timeout_seconds)) {
+      if (std::string late = NotJoined(join_timeout_seconds); !late.empty()) {
+        join_failure_ = late;
+        KillRunning(nullptr);
+        killed = true;
+      }
+    }
     bool open_pipes = false;
     for (Child& c : children_) open_pipes |= c.fd >= 0;
     if (!running && !open_pipes) break;
     if (!running && pfds.empty()) break;
     // Every child exited but something it started (under an ssh wrapper that
     // does not exec) still holds its output open: give it the same grace as
-    // a failure, then stop reading it rather than wait forever.
+    // a failure, then stop reading it rather than wait forever; none when
+    // the children were stopped early (join_failure_): no output is awaited.
     if (!running && !all_exited) all_exited = Clock::now();
-    if (!running &&
-        Clock::now() - *all_exited > std::chrono::duration<double>(kill_after_seconds)) {
+    const double grace = join_failure_.empty() ? kill_after_seconds : 0;
+    if (!running && Clock::now() - *all_exited >= std::chrono::duration<double>(grace)) {
       for (Child& c : children_) {
+        ReadAvailable(c);
         if (c.fd < 0) continue;
+        char ago[32] = "";
+        if (grace > 0) std::snprintf(ago, sizeof(ago), " %.0f s ago", grace);
         std::printf(
-            "[launch] %s exited %.0f s ago but its output is still open (a process it "
-            "started?): no longer reading it\n",
-            c.label.c_str(), kill_after_seconds);
+            "[launch] %s exited%s but its output is still open (a process it started?): no "
+            "longer reading it\n",
+            c.label.c_str(), ago);
         Drain(c, true);
         close(c.fd);
         c.fd = -1;
@@ -118,12 +214,9 @@ std::vector<int> ProcessGroup::Wait(double kill_after_seconds) {
     }
     if (running && first_failure && !killed &&
         Clock::now() - *first_failure > std::chrono::duration<double>(kill_after_seconds)) {
-      for (Child& c : children_) {
-        if (c.exit_code >= 0) continue;
-        std::printf("[launch] %s still running %.0f s after a failure: killing it\n",
-                    c.label.c_str(), kill_after_seconds);
-        kill(c.pid, SIGKILL);
-      }
+      char why[64];
+      std::snprintf(why, sizeof(why), "still running %.0f s after a failure", kill_after_seconds);
+      KillRunning(why);
       killed = true;
     }
   }

@@ -13,7 +13,8 @@ largest node count, the target is the worse of its and the baseline's final
 training loss (a loss both reach); the time each takes to reach it is
 interpolated linearly between epoch ends (from the first epoch's end, where
 the first loss is known). Speed-up to the same quality = the baseline's time
-/ the run's. Standard library only.
+/ the run's. A diverged baseline is no reference: one line, exit code 1.
+Standard library only.
 """
 import csv
 import sys
@@ -51,6 +52,11 @@ def main(argv):
     runs = [r for r in rows if r["policy"] != "single"]
     if base is None or not runs:
         sys.stderr.write(f"time_to_quality.py: {argv[1]} lacks the baseline or a cluster run\n")
+        return 1
+    if base.get("diverged") == "true" or base.get("baseline_diverged") == "true":
+        # A diverged baseline is no reference (augur compare says so and exits 1).
+        sys.stderr.write(f"time_to_quality.py: {argv[1]}: the baseline diverged, so there is no "
+                         f"speed-up to the same quality against it\n")
         return 1
     largest = max(int(r["nodes"]) for r in runs)
 

@@ -7,7 +7,8 @@
 #            a sim compare with --costs charges the calibrated worker cost and says so
 #   baseline a second compare reusing earlier baseline runs (--baseline A,B) on loopback; a
 #            baseline file that is not a result, has a field of the wrong type or a negative
-#            value, or trained other epochs, flags or data is refused with one line, exit 2
+#            value, trained other epochs, flags or data, or diverged is refused with one line,
+#            exit 2
 #   kge      kge on WordNet cut to 5000 training triples, classic and adaptive at 2 nodes x 4
 #            workers in the simulator: runs to the end with a test MRR in results.csv
 #            (regression: negatives kept in a thread_local were overwritten by other simulated
@@ -16,7 +17,9 @@
 #            are refused before any run starts, one line, exit code 2; a run that fails (a
 #            simulated node failure) fails compare, naming the run and quoting its error; bad
 #            usage is exit code 2 with one line; a comparison where every run diverged exits 1
-#            saying nothing converged, its report written; plot_compare.py on a corrupted
+#            saying nothing converged, its report written, saying which baseline run diverged
+#            in which epoch, with no speed-up or verdict against it (nor in results.csv, nor a
+#            speed-up plot); plot_compare.py on a corrupted
 #            results.csv is one line naming the file, line and column, exit code 2; Ctrl-C
 #            stops the running run and starts no other, one line, exit code 130
 set -euo pipefail
@@ -174,6 +177,11 @@ assert len(r['quality_runs'].split(';')) == 2, r['quality_runs']" "$work/c/resul
   refused 2 "$work/data.json" 'ran with data "elsewhere"' "a baseline of other data"
   refused 2 "$work/s/result.json" "ran with mf.learning_rate 0.02, this comparison with 0.05 (--lr)" \
     "a baseline of another learning rate" --lr 0.05
+  # A diverged run is no reference (it was taken as one, its speed-ups reported).
+  edit "$work/diverged.json" 'j["diverged"] = True; j["divergence"] = "training diverged in epoch 2: loss nan"; del j["quality"]'
+  refused 2 "$work/s/result.json,$work/diverged.json" \
+    "$work/diverged.json: that run diverged (training diverged in epoch 2: loss nan), so it is no reference" \
+    "a diverged baseline run"
   ;;
 kge)
   "$augur" data wordnet --out "$work/wn" > /dev/null
@@ -244,6 +252,20 @@ with open(sys.argv[1], 'w') as f:
   [[ $(tail -1 "$work/err") == "augur: nothing converged: every run, the baseline included, diverged"* ]] ||
     { cat "$work/err"; fail "an all-diverged comparison does not say nothing converged"; }
   [[ -s $work/div/report.md ]] || fail "no report of the diverged comparison"
+  # A diverged baseline is no reference: the report says which run diverged in which epoch,
+  # and has no speed-up, ratio or verdict against it; nor has results.csv or a plot.
+  grep -q "^## The baseline diverged" "$work/div/report.md" &&
+    grep -q "^- single: training diverged in epoch 1: " "$work/div/report.md" ||
+    { cat "$work/div/report.md"; fail "the report does not say the baseline diverged, and where"; }
+  grep -q "no verdict: the baseline diverged" "$work/div/report.md" ||
+    { cat "$work/div/report.md"; fail "a verdict against a diverged baseline"; }
+  ! grep -q "over one node of" "$work/div/report.md" ||
+    { cat "$work/div/report.md"; fail "a speed-up against a diverged baseline in the report"; }
+  [[ $(col "$work/div/results.csv" speedup_over_single) == ";" ]] ||
+    fail "results.csv has speed-ups against a diverged baseline: $(col "$work/div/results.csv" speedup_over_single)"
+  [[ $(col "$work/div/results.csv" baseline_diverged) == "true;true" ]] ||
+    fail "results.csv does not say the baseline diverged"
+  [[ ! -e $work/div/speedup.png ]] || fail "a speed-up plot against a diverged baseline"
   # plot_compare.py on a corrupted results.csv: one line naming file, line and column.
   "$augur" compare --backend sim --policies adaptive --nodes 2 "${tiny[@]}" --epochs 1 \
     --worker-cost baseline --no-plots --out "$work/p" > /dev/null 2>&1 || fail "a plain compare failed"

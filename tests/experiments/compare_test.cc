@@ -543,12 +543,88 @@ TEST_CASE("a diverged baseline is told apart from a diverged run", "[compare]") 
   CHECK(ConvergenceOf({good_base, run}, "r.md").ok());
   run.result["diverged"] = true;
   CHECK(ConvergenceOf({good_base, run}, "r.md").ok());  // a policy that diverges is a finding
-  CHECK_THAT(ConvergenceOf({base, run}, "r.md").message(),
-             Catch::StartsWith("the baseline diverged, so the speed-ups and quality ratios"));
+  base.baseline_repeats.back()["divergence"] = "training diverged in epoch 2: loss inf";
+  CHECK(ConvergenceOf({base, run}, "r.md").message() ==
+        "the baseline diverged (single-r2: training diverged in epoch 2: loss inf), so it is no "
+        "reference: no speed-up or quality verdict against it in r.md; make it converge (e.g. a "
+        "lower --lr) and compare again");
+  // Its one-thread timing run diverging makes it no reference either.
+  CompareRecord timing = good_base;
+  timing.baseline_one_thread = diverged;
+  CHECK(BaselineDiverged(timing));
+  CHECK_THAT(ConvergenceOf({timing, run}, "r.md").message(),
+             Catch::StartsWith("the baseline diverged (single-t1: training diverged)"));
   base.result["diverged"] = true;
   CHECK_THAT(ConvergenceOf({base, run}, "r.md").message(),
              Catch::StartsWith("nothing converged: every run, the baseline included, diverged "
                                "(r.md)"));
+}
+
+TEST_CASE("a diverged baseline gives no speed-up, quality ratio or verdict", "[compare]") {
+  // The converged case of "speed-up over a per-core baseline" (5x, quality
+  // 0.98 of the baseline's), with the baseline's second run diverged.
+  std::vector<CompareRecord> records = {Record("single", 1, 10.0, 0.5),
+                                        Record("adaptive", 1, 6.0, 0.5),
+                                        Record("adaptive", 8, 1.0, 0.49)};
+  records[0].baseline_repeats.push_back(Record("single", 1, 10.0, 0.5).result);
+  records[0].baseline_repeats.back()["diverged"] = true;
+  records[0].baseline_repeats.back()["divergence"] =
+      "training diverged in epoch 2: loss inf; last good loss 0.3 (epoch 1)";
+  records[0].baseline_repeats.back()->erase("quality");
+  DeriveFigures("kge", 2, &records);
+  for (const CompareRecord& r : records) {
+    INFO(r.name);
+    CHECK(r.derived["baseline_diverged"] == true);
+    CHECK(r.derived["speedup_over_single"].is_null());
+    CHECK(r.derived["reference_epoch_seconds"].is_null());
+    CHECK(r.derived["quality_ratio_to_single"].is_null());
+  }
+  // The baseline's own row is diverged although its first run was not.
+  CHECK(records[0].derived["diverged"] == true);
+  CHECK(records[0].derived["quality"] == "diverged");
+  CHECK(records[0].derived["diverged_runs"] ==
+        nlohmann::json::array({"single-r2: training diverged in epoch 2: loss inf; last good "
+                               "loss 0.3 (epoch 1)"}));
+  // What does not depend on the baseline stays: over the same policy on 1 node.
+  CHECK(records[2].derived["speedup_over_one_node"].get<double>() == Approx(6.0));
+  CHECK(records[2].derived["quality"].get<double>() == Approx(0.49));
+
+  ReportContext context{Options(), "augur compare ...", 2, 1.0, {}, "", ""};
+  context.options.policies = {"adaptive"};
+  const std::string md = ReportMarkdown(context, records);
+  CHECK(md.find("## The baseline diverged") != std::string::npos);
+  CHECK(md.find("- single-r2: training diverged in epoch 2: loss inf") != std::string::npos);
+  CHECK(md.find("**no verdict: the baseline diverged**") != std::string::npos);
+  CHECK(md.find("| adaptive | – (1.00) | – (6.00) |") != std::string::npos);
+  CHECK(md.find("None: the baseline diverged") != std::string::npos);
+  CHECK(md.find("| single-node baseline (2 threads) | diverged (above) |") != std::string::npos);
+  // No verdict, no speed-up and no ratio against it anywhere.
+  CHECK(md.find("speed-up 5.00x") == std::string::npos);
+  CHECK(md.find("5.00 (") == std::string::npos);
+  CHECK(md.find("goal within 2%") == std::string::npos);
+  CHECK(md.find("(0.980)") == std::string::npos);
+  const std::vector<std::vector<std::string>> table = ResultsTable(records);
+  const auto col = [&](const char* name) {
+    return std::find(table[0].begin(), table[0].end(), name) - table[0].begin();
+  };
+  CHECK(table[3][col("speedup_over_single")].empty());
+  CHECK(table[1][col("baseline_diverged")] == "true");
+  // Converged again: the figures come back (derived afresh).
+  records[0].baseline_repeats.clear();
+  DeriveFigures("kge", 2, &records);
+  CHECK(records[2].derived["speedup_over_single"].get<double>() == Approx(5.0));
+  CHECK(records[2].derived["baseline_diverged"] == false);
+  CHECK(ReportMarkdown(context, records).find("The baseline diverged") == std::string::npos);
+}
+
+TEST_CASE("a diverged --baseline file is refused, naming the file and its divergence",
+          "[compare]") {
+  nlohmann::json run = SingleMfRun();
+  run["diverged"] = true;
+  run["divergence"] = "training diverged in epoch 1: loss nan";
+  CHECK(CheckBaselineFields(run, "b.json", "mf").message() ==
+        "--baseline b.json: that run diverged (training diverged in epoch 1: loss nan), so it is "
+        "no reference; give runs that converged");
 }
 
 }  // namespace

@@ -25,4 +25,13 @@ csv ""
 # No reference: 10 s of CPU per epoch over 2 cores, 2 x 5 s against 2 x 1 s.
 grep -qF "| sim-adaptive-n8 | 0.2 | 10 | 2 | **5.00x** |" "$work/out" ||
   { cat "$work/out"; fail "the fallback does not use the CPU time over the cores"; }
+# A diverged baseline is no reference: one line saying so, exit 1, no table.
+sed -i 's/^single,\(.*\),false$/single,\1,true/' "$work/results.csv"
+grep -q '^single,.*,true$' "$work/results.csv" || fail "the test did not mark the baseline diverged"
+rc=0
+/usr/bin/python3 "$root/scripts/lib/time_to_quality.py" "$work/results.csv" > "$work/out" 2> "$work/err" || rc=$?
+[[ $rc == 1 ]] || { cat "$work/out" "$work/err"; fail "a diverged baseline gave exit code $rc, not 1"; }
+[[ $(wc -l < "$work/err") == 1 ]] && grep -qF "the baseline diverged" "$work/err" ||
+  { cat "$work/err"; fail "a diverged baseline is not one line saying so"; }
+! grep -q "x |" "$work/out" || { cat "$work/out"; fail "a speed-up against a diverged baseline"; }
 echo "time_to_quality: the baseline's clock follows the speed reference"

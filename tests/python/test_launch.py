@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,25 @@ def test_a_failing_program_fails_the_launch(tmp_path):
                "import os, sys; sys.exit(3 if os.environ['AUGUR_RANK'] == '1' else 0)")
     assert p.returncode != 0
     assert "rank 1 failed (exit code 3)" in p.stdout
+
+
+def test_a_rank_leaving_before_it_joined_stops_the_ranks_waiting_for_it(tmp_path):
+    # Rank 1 ends without augur.join while rank 0 joins: rank 0 waited for it until its
+    # --peer-timeout ("lost rank 1"); launch now says at once which rank left, and stops rank 0.
+    script = tmp_path / "leave_early.py"
+    script.write_text(
+        "import os, sys\n"
+        "if os.environ['AUGUR_RANK'] == '1':\n"
+        "    sys.exit(0)\n"
+        "import augur\n"
+        "augur.join(dim=2, workers=1, peer_timeout='20s')\n")
+    p = launch(tmp_path, sys.executable, str(script))
+    assert p.returncode == 1, p.stdout + p.stderr
+    line = (r"rank 1 \(pid \d+, [^)]*leave_early\.py\) exited with code 0 before it joined "
+            r"the cluster \(rank 0 began to join and would wait for it\)")
+    assert re.search(rf"^\[launch\] {line}: stopping the other ranks$", p.stdout, re.M), p.stdout
+    assert re.fullmatch(rf"augur: cluster failed: {line}\n", p.stderr), p.stderr
+    assert "lost rank 1" not in p.stdout, p.stdout
 
 
 @pytest.mark.skipif(shutil.which("mpirun") is None, reason="needs mpirun (openmpi-bin)")

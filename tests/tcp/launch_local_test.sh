@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # augur launch --local: 4 processes x 2 threads keep the sum invariant; the
 # same with --emulate-latency and with deferred replica flushes; --hostfile
-# through a stand-in for ssh.
+# through a stand-in for ssh; a program that never joins (--join-timeout) or
+# a rank that fails before joining ends launch with one line naming it.
 source "$(dirname "$0")/lib.sh"
 
 timeout 120 "$AUGUR" launch --local 4 -- $SMALL --workers 2 --out "$WORK/local" >"$WORK/local.log" 2>&1 ||
@@ -93,6 +94,48 @@ set -e
 [ "$code" = 2 ] || fail "launch with a reserved flag exited $code, expected 2"
 grep -q -- '--rank is set by launch' "$WORK/bad.log" || fail "no clear usage error"
 pass "reserved run flag refused"
+
+# A program that never calls augur.join (it waited forever): after --join-timeout, one line
+# naming each rank that never began to join (rank, pid, program), every rank killed, exit 1.
+set +e
+timeout 60 "$AUGUR" launch --local 2 --join-timeout 2s -- sleep 30 >"$WORK/nojoin.log" 2>"$WORK/nojoin.err"
+code=$?
+set -e
+[ "$code" = 1 ] || { cat "$WORK/nojoin.log" "$WORK/nojoin.err"; fail "launch of ranks that never join exited $code, expected 1 (124: hung)"; }
+[ "$(wc -l <"$WORK/nojoin.err")" = 1 ] || { cat "$WORK/nojoin.err"; fail "ranks that never join: not one line"; }
+grep -qE '^augur: cluster failed: rank 0 \(pid [0-9]+, sleep 30\) and rank 1 \(pid [0-9]+, sleep 30\) did not join the cluster within 2 s \(--join-timeout\): they never connected to the coordinator \(did the program call augur\.join\?\); every rank was killed$' \
+  "$WORK/nojoin.err" || { cat "$WORK/nojoin.err"; fail "unclear message for ranks that never join"; }
+for pid in $(grep -oE 'pid [0-9]+' "$WORK/nojoin.err" | cut -d' ' -f2); do
+  ! kill -0 "$pid" 2>/dev/null || { kill "$pid"; fail "rank pid $pid still runs after the join timeout"; }
+done
+# --join-timeout is the program's: refused for augur run ranks, and without a unit.
+set +e
+"$AUGUR" launch --local 2 --join-timeout 2s -- $SMALL >"$WORK/jt.log" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q -- "--join-timeout is for a program after --" "$WORK/jt.log" ||
+  { cat "$WORK/jt.log"; fail "--join-timeout with augur run ranks: exit $code"; }
+set +e
+"$AUGUR" launch --local 2 --join-timeout 2 -- sleep 1 >"$WORK/jt.log" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q -- "--join-timeout: '2' has no unit" "$WORK/jt.log" ||
+  { cat "$WORK/jt.log"; fail "--join-timeout without a unit: exit $code"; }
+# A rank that fails before it joined is reported at once and the others are stopped (they
+# waited for it until --peer-timeout, or forever if they never join either).
+set +e
+timeout 60 "$AUGUR" launch --local 2 -- sh -c 'if [ "$AUGUR_RANK" = 1 ]; then exit 3; fi; exec sleep 30' \
+  >"$WORK/early.log" 2>"$WORK/early.err"
+code=$?
+set -e
+[ "$code" = 1 ] || { cat "$WORK/early.log" "$WORK/early.err"; fail "a rank failing before it joined: exit $code, expected 1"; }
+grep -qE '^\[launch\] rank 1 \(pid [0-9]+, sh -c .*\) exited with code 3 before it joined the cluster: stopping the other ranks$' \
+  "$WORK/early.log" || { cat "$WORK/early.log"; fail "a rank failing before it joined is not reported"; }
+grep -qE '^augur: cluster failed: rank 1 \(pid [0-9]+, sh -c .*\) exited with code 3 before it joined the cluster$' \
+  "$WORK/early.err" || { cat "$WORK/early.err"; fail "the error does not name the rank that failed before it joined"; }
+grep -q '^\[launch\] rank 0 failed (exit code 137)' "$WORK/early.log" ||
+  { cat "$WORK/early.log"; fail "rank 0 was not stopped"; }
+pass "ranks that never join, or fail before joining, end launch with one line naming them"
 
 # --pin: rank r on the r-th allowed CPU (a spawned program inherits it), and
 # refused without --local or with more ranks than CPUs.
