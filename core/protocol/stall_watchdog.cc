@@ -72,15 +72,16 @@ std::string StallWatchdog::Describe(WorkerId worker, bool wait_all, uint64_t op,
       std::string(" has waited ") + waited_digits + " s (" + cx_.runtime.ClockName() + " time)";
   std::string s = "stalled operation: " + NodeName(cx_.self);
   if (worker == OperationTable::kNoWorker) {
-    s += "'s timer sync round" + waited_text + " for its answers";
+    s += "'s timer sync round" + waited_text + " for the answers to its";
   } else {
     s += " worker " + std::to_string(worker) + waited_text +
          (wait_all ? " in WaitAll, for its oldest operation, a " : " for a ") +
-         OperationName(p->kind);
+         OperationName(p->kind) + " of";
   }
-  s += " of " + std::to_string(p->keys) + " keys (" + std::to_string(p->remaining_keys) +
-       " unanswered; operation " + std::to_string(op) + "), over the limit of " +
-       FormatNumber(limit_seconds_) + " s (--stall-timeout)";
+  s += ' ';
+  s += std::to_string(p->keys) + (p->keys == 1 ? " key (" : " keys (") +
+       std::to_string(p->remaining_keys) + " unanswered; operation " + std::to_string(op) +
+       "), over the limit of " + FormatNumber(limit_seconds_) + " s (--stall-timeout)";
   for (uint32_t i = 0; i < p->first_key_count; ++i)
     s += (i == 0 ? "; first keys: " : "; ") + DescribeKey(p->first_keys[i], op);
   return s;

@@ -54,7 +54,7 @@ TEST_CASE("a pull whose answer never leaves its owner ends the simulation with t
   const std::string line = run.message();
   INFO(line);
   CHECK_THAT(line, Catch::Contains("stalled operation: node 0 worker 0 has waited "));
-  CHECK_THAT(line, Catch::Contains(" s (simulated time) for a pull of 1 keys (1 unanswered"));
+  CHECK_THAT(line, Catch::Contains(" s (simulated time) for a pull of 1 key (1 unanswered"));
   CHECK_THAT(line, Catch::Contains("key " + std::to_string(theirs) +
                                    " (home node 1): requests for it go to node 1"));
 }

@@ -56,7 +56,7 @@ TEST_CASE("a pull whose key is never served fails the run with one line naming i
   INFO(line);
   CHECK(line.find('\n') == std::string::npos);
   CHECK_THAT(line, Contains("stalled operation: node 1 worker 0 has waited 7.5 s (scripted time) "
-                            "for a pull of 1 keys (1 unanswered; operation " +
+                            "for a pull of 1 key (1 unanswered; operation " +
                             std::to_string(t.id) + "), over the limit of 5 s (--stall-timeout)"));
   CHECK_THAT(line, Contains("first keys: key " + std::to_string(a) +
                             " (home node 0): requests for it go to node 0"));
@@ -86,7 +86,7 @@ TEST_CASE("WaitAll names the oldest unfinished operation and the key it queued f
   const std::string line = rt.failures[0].message();
   INFO(line);
   CHECK_THAT(line, Contains("node 1 worker 0 has waited 6 s (scripted time) in WaitAll, for its "
-                            "oldest operation, a push of 1 keys (1 unanswered"));
+                            "oldest operation, a push of 1 key (1 unanswered"));
   CHECK_THAT(line, Contains("key " + std::to_string(a) +
                             " (home node 0): in transfer to this node with 1 requests queued for "
                             "it (this operation's among them), requests for it go to node 0"));
@@ -146,8 +146,8 @@ TEST_CASE("a timer sync round never answered fails the run", "[protocol][watchdo
   REQUIRE(rt.failures.size() == 1);
   const std::string line = rt.failures[0].message();
   INFO(line);
-  CHECK_THAT(line, Contains("node 1's timer sync round has waited 5.5 s (scripted time) for its "
-                            "answers of 1 keys (1 unanswered"));
+  CHECK_THAT(line, Contains("node 1's timer sync round has waited 5.5 s (scripted time) for the "
+                            "answers to its 1 key (1 unanswered"));
   CHECK_THAT(line, Contains("key " + std::to_string(k) +
                             " (home node 0): replica here of node 0's main copy"));
 }
@@ -180,7 +180,7 @@ TEST_CASE("on loopback, a pull whose answer never leaves its owner ends the run 
   const std::string line = run.message();
   INFO(line);
   CHECK_THAT(line, Contains("stalled operation: node 0 worker 0 has waited "));
-  CHECK_THAT(line, Contains(" s (virtual time) for a pull of 1 keys (1 unanswered"));
+  CHECK_THAT(line, Contains(" s (virtual time) for a pull of 1 key (1 unanswered"));
   CHECK_THAT(line, Contains("key " + std::to_string(theirs) +
                             " (home node 1): requests for it go to node 1"));
 }
