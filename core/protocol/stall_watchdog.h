@@ -20,9 +20,9 @@
 // runtime asks (Node::CheckStalls, on a tick of the runtime's own, as TCP has
 // where no sync timer runs). It adds no timer, message or runtime call: a run
 // where it does not fire is the same, event for event, as one without it.
-// A run where nothing at all is left to happen ends by itself, in the
-// runtimes with a clock of their own (the simulator and loopback report a
-// deadlock).
+// A run where nothing at all is left to happen is not its business: the
+// simulator ends it with a deadlock error, loopback aborts naming the parked
+// workers.
 //
 // What it reports, in one line: the node, the worker (or the timer round),
 // the kind of operation, how long it has waited and on which clock, its
