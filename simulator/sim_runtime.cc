@@ -62,6 +62,8 @@ void SimRuntime::Send(NodeId to, std::vector<uint8_t> frame) {
 
 double SimRuntime::Now() { return sg4::Engine::get_clock(); }
 
+void SimRuntime::Fail(const Status& error) { cluster_.Abort(error, std::nullopt); }
+
 double SimRuntime::CpuSeconds() { return cluster_.ChargedCpuSeconds(self_); }
 
 void SimRuntime::Compute(double seconds) {

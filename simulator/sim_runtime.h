@@ -33,6 +33,10 @@ class SimRuntime final : public Runtime {
   uint32_t num_nodes() const override { return nodes_; }
   void Send(NodeId to, std::vector<uint8_t> frame) override;
   double Now() override;
+  const char* ClockName() const override { return "simulated"; }
+  // Ends the simulation with the error (SimCluster::Abort, as a protocol
+  // error does): every other actor is killed, the run returns it.
+  void Fail(const Status& error) override;
   // The CPU the model charged to this node (SimCluster::ChargedCpuSeconds).
   double CpuSeconds() override;
   void Compute(double seconds) override;

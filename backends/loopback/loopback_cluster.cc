@@ -51,6 +51,8 @@ class LoopbackRuntime final : public Runtime {
   }
   size_t MaxFrameBytes() const override { return cluster_.max_frame_bytes_; }
   double Now() override { return cluster_.scheduler_.Now(); }
+  const char* ClockName() const override { return "virtual"; }
+  void Fail(const Status& error) override { cluster_.Fail(error); }
   void Compute(double seconds) override { cluster_.scheduler_.Sleep(seconds); }
   void SetTimer(double delay_seconds, uint64_t timer_id) override {
     Node* node = &cluster_.node(self_);
@@ -58,7 +60,9 @@ class LoopbackRuntime final : public Runtime {
   }
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
   std::unique_ptr<Parker> NewParker() override {
-    return std::make_unique<LoopbackParker>(cluster_.scheduler_);
+    auto p = std::make_unique<LoopbackParker>(cluster_.scheduler_);
+    cluster_.parkers_.push_back(p.get());
+    return p;
   }
 
  private:
@@ -95,6 +99,11 @@ void LoopbackCluster::Deliver(NodeId from, NodeId to, std::vector<uint8_t> frame
     Status s = nodes_[to]->OnMessage(from, *shared);
     if (!s.ok() && first_error_.ok()) first_error_ = s.WithContext("node " + std::to_string(to));
   });
+}
+
+void LoopbackCluster::Fail(const Status& error) {
+  if (first_error_.ok()) first_error_ = error;
+  for (Parker* p : parkers_) p->Cancel();
 }
 
 Status LoopbackCluster::Run(const std::function<void(Worker&)>& body) {

@@ -40,17 +40,25 @@ class LoopbackCluster {
   double Now() const { return scheduler_.Now(); }
 
   // Runs body(worker) for every worker of every node, each as its own
-  // context, until all return. Returns the first protocol error, if any.
+  // context, until all return. Returns the first protocol error, if any, or
+  // the error a node failed the run with (Runtime::Fail: a stalled
+  // operation), which ended every worker's waits.
   Status Run(const std::function<void(Worker&)>& body);
 
  private:
   friend class LoopbackRuntime;
   void Deliver(NodeId from, NodeId to, std::vector<uint8_t> frame);
+  // A node failed the run: the error becomes the run's (unless a protocol
+  // error came first), and every worker of every node is cancelled
+  // (Parker::Cancel), so their waits, barriers included, end at once and the
+  // jobs return.
+  void Fail(const Status& error);
 
   VirtualScheduler scheduler_;
   NetworkModel network_;
   std::vector<std::unique_ptr<LoopbackRuntime>> runtimes_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<Parker*> parkers_;  // every worker's, owned by the nodes
   size_t max_frame_bytes_;
   Status first_error_;
 };

@@ -1,5 +1,6 @@
 #include "backends/tcp/tcp_runtime.h"
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -79,8 +80,30 @@ void TcpRuntime::SetInterruptCheck(std::function<bool()> interrupted,
 
 Status TcpRuntime::Start(Node* node) {
   node_ = node;
-  return transport_->Start();
+  Status s = transport_->Start();
+  if (s.ok() && node->stall_timeout_seconds() > 0)
+    ArmStallTick(std::clamp(node->stall_timeout_seconds() / 4, 0.01, 1.0));
+  return s;
 }
+
+void TcpRuntime::ArmStallTick(double period) {
+  asio::io_context& io = transport_->io();
+  asio::post(io, [this, &io, period] {
+    auto timer = std::make_shared<asio::steady_timer>(
+        io, std::chrono::nanoseconds(static_cast<int64_t>(period * 1e9)));
+    timer->async_wait([this, timer, period](const asio::error_code& ec) {
+      if (ec) return;
+      {
+        std::lock_guard<std::mutex> g(transport_->handler_mutex());
+        if (finished_) return;
+        node_->CheckStalls();
+      }
+      ArmStallTick(period);
+    });
+  });
+}
+
+void TcpRuntime::Fail(const Status& error) { transport_->Fail(error); }
 
 Status TcpRuntime::Finish(std::optional<double> limit_seconds) {
   Status s = transport_->Finish(limit_seconds);

@@ -6,6 +6,11 @@
 // (TcpTransport::WaitParked). Workers are real threads; Mutex is std::mutex,
 // Parker a permit that a worker waits for inside WaitParked. Now() is wall time since
 // construction; Compute() returns at once (real work takes real time).
+// The node's stall watchdog runs at its sync rounds and, since a cluster
+// whose policy runs no sync timer (classic) has none, on a tick of this
+// runtime's own on the I/O thread (Node::CheckStalls, every quarter of the
+// limit, at most a second apart). A stall fails the transport (Fail), as a
+// lost peer does: the driver's WaitFor returns its error.
 // Lifecycle: construct, build the Node on it, Start(node), run workers,
 // Finish(); the Node must outlive the runtime's I/O thread (destroy the
 // runtime first, or call Finish(): after it no message or timer reaches the
@@ -61,6 +66,11 @@ class TcpRuntime final : public Runtime {
   void Send(NodeId to, std::vector<uint8_t> frame) override;
   size_t MaxFrameBytes() const override;
   double Now() override;
+  const char* ClockName() const override { return "wall"; }
+  // The transport fails with the error (TcpTransport::Fail), as on a lost
+  // peer: whoever waits for the workers (the driver's WaitFor) abandons the
+  // node, and the command prints the error and exits non-zero.
+  void Fail(const Status& error) override;
   // The process's CPU (user + system, every thread; getrusage): one node per process.
   double CpuSeconds() override;
   void Compute(double seconds) override;
@@ -75,6 +85,8 @@ class TcpRuntime final : public Runtime {
   // One receive round begins (true) or ends (false): the node's sends are
   // held across it (Node::HoldSends), so its answers leave together.
   void HoldSends(bool hold);
+  // Node::CheckStalls every `period`, until the node is finished or abandoned.
+  void ArmStallTick(double period);
 
   const std::chrono::steady_clock::time_point start_;
   Node* node_ = nullptr;       // set by Start, before the I/O thread or a worker reads it

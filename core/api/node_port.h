@@ -39,9 +39,17 @@ class NodePort {
                           const float* in, std::span<float> out) = 0;
   virtual bool OpDone(uint64_t op_id) = 0;
   virtual bool WorkerIdle(WorkerId w) = 0;  // no operation of w is pending
+  // What a parked worker waits for (SetWaiting): an operation id, every
+  // operation of the worker (WaitAll), or something that is not an
+  // operation (a barrier, no key in transfer), which the stall watchdog
+  // does not judge (core/protocol/stall_watchdog.h).
+  static constexpr uint64_t kNotAnOperation = 0;
+  static constexpr uint64_t kAllOperations = ~uint64_t{0};
   // Whether w is parked or about to park: the engine unparks it when one of
-  // its operations completes, a barrier opens or nothing is incoming.
-  virtual void SetWaiting(WorkerId w, bool waiting) = 0;
+  // its operations completes, a barrier opens or nothing is incoming. While
+  // waiting: what for (`op`, above) and since when (`since`, Runtime::Now
+  // when the wait began).
+  virtual void SetWaiting(WorkerId w, bool waiting, uint64_t op, double since) = 0;
 
   // Several signals of w at once: the node acts on them together (one set
   // of messages), as on one signal.

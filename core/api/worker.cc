@@ -236,30 +236,30 @@ Status Cancelled() { return Status::Error("cancelled: the node is shutting down"
 }  // namespace
 
 template <typename Done>
-Status Worker::ParkUntil(Done done, std::atomic<double>* seconds) {
+Status Worker::ParkUntil(Done done, uint64_t op, std::atomic<double>* seconds) {
   if (done()) return Status::Ok();
   if (cancelled()) return Cancelled();
   const double start = Now();
   bool cancelled_now = false;
   for (;;) {
-    node_.SetWaiting(id_, true);
+    node_.SetWaiting(id_, true, op, start);
     if (done()) break;  // re-check after announcing: no lost wake-up
     if ((cancelled_now = cancelled())) break;
     parker_.Park();
     if (done()) break;
   }
-  node_.SetWaiting(id_, false);
+  node_.SetWaiting(id_, false, NodePort::kNotAnOperation, start);
   AddOwn(*seconds, Now() - start);
   return cancelled_now ? Cancelled() : Status::Ok();
 }
 
 Status Worker::Wait(Ticket t) {
   if (t.id == 0) return Status::Ok();
-  return ParkUntil([&] { return node_.OpDone(t.id); }, &wait_seconds_);
+  return ParkUntil([&] { return node_.OpDone(t.id); }, t.id, &wait_seconds_);
 }
 
 Status Worker::WaitAll() {
-  return ParkUntil([&] { return node_.WorkerIdle(id_); }, &wait_seconds_);
+  return ParkUntil([&] { return node_.WorkerIdle(id_); }, NodePort::kAllOperations, &wait_seconds_);
 }
 
 void Worker::Intent(std::span<const Key> keys, Clock start, Clock end) {
@@ -278,19 +278,21 @@ Status Worker::WaitSync() {
   if (cancelled()) return Cancelled();
   const uint64_t op = node_.StartWaitSync(id_);
   if (op == 0) return Status::Ok();
-  return ParkUntil([&] { return node_.OpDone(op); }, &wait_seconds_);
+  return ParkUntil([&] { return node_.OpDone(op); }, op, &wait_seconds_);
 }
 
 Status Worker::Barrier() {
   if (Status s = WaitAll(); !s.ok()) return s;
   const uint64_t gen = node_.ArriveAtBarrier(id_);
-  return ParkUntil([&] { return node_.BarrierReleased(gen); }, &barrier_seconds_);
+  return ParkUntil([&] { return node_.BarrierReleased(gen); }, NodePort::kNotAnOperation,
+                   &barrier_seconds_);
 }
 
 void Worker::PauseActions(bool paused) { node_.PauseActions(paused); }
 
 Status Worker::WaitNothingIncoming() {
-  return ParkUntil([&] { return node_.NothingIncoming(); }, &barrier_seconds_);
+  return ParkUntil([&] { return node_.NothingIncoming(); }, NodePort::kNotAnOperation,
+                   &barrier_seconds_);
 }
 
 void Worker::CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) const {

@@ -61,7 +61,10 @@ class Worker {
 
   bool IsDone(Ticket t);
   // The waits below return an error, at once, once the worker is cancelled
-  // (Cancel): the operation did not complete, and the job should stop.
+  // (Cancel): the operation did not complete, and the job should stop. The
+  // node's stall watchdog watches them (and WaitSync's, not Barrier's): one
+  // parked longer than NodeOptions::stall_timeout_seconds fails the run
+  // (core/protocol/stall_watchdog.h), which cancels the waits.
   Status Wait(Ticket t);
   Status WaitAll();  // every operation this worker issued has completed
 
@@ -260,9 +263,10 @@ class Worker {
   // Hot path for every key, slow path for the ones the store did not serve.
   Ticket Access(MessageType type, std::span<const Key> keys, const float* in, std::span<float> out);
   // Parks until done() holds (re-checked after every wake-up); adds the
-  // time parked to *seconds. An error once cancelled.
+  // time parked to *seconds. An error once cancelled. `op`: what the node's
+  // stall watchdog watches meanwhile (NodePort::SetWaiting).
   template <typename Done>
-  Status ParkUntil(Done done, std::atomic<double>* seconds);
+  Status ParkUntil(Done done, uint64_t op, std::atomic<double>* seconds);
 
   NodePort& node_;
   ParamStore& store_;

@@ -21,8 +21,10 @@ Node::Node(NodeOptions options, Runtime& runtime)
       replication_(cx_, relocation_, routing_, intents_, options),
       intents_(cx_, relocation_, quiesce_, options.workers, options.act_immediately),
       barrier_(cx_),
-      quiesce_(cx_, relocation_, intents_) {
+      quiesce_(cx_, relocation_, intents_),
+      watchdog_(cx_, routing_, relocation_, replication_, options.stall_timeout_seconds) {
   AUGUR_CHECK(options.workers > 0, "a node needs at least one worker");
+  AUGUR_CHECK(options.stall_timeout_seconds >= 0, "stall timeout must not be negative");
   store_.SetSpinYield(runtime.StoreSpinYield());
   AUGUR_CHECK(cx_.num_nodes > 0 && cx_.self < cx_.num_nodes, "node %u of %u", cx_.self,
               cx_.num_nodes);
@@ -58,13 +60,21 @@ void Node::OnTimer(uint64_t timer_id) {
   if (timer_id != EngineContext::kSyncTimer) return;
   Effects fx;
   const double started = cx_.runtime.Now();
+  Status stall;
   {
     EngineLock g(cx_, fx);
-    intents_.OnSyncRound(&fx);
-    relocation_.OnSyncRound(&fx);
-    replication_.TimerRound(started, &fx);
+    stall = watchdog_.Check(started);
+    if (stall.ok()) {
+      intents_.OnSyncRound(&fx);
+      relocation_.OnSyncRound(&fx);
+      replication_.TimerRound(started, &fx);
+    }
   }
   cx_.Flush(fx);
+  if (!stall.ok()) {
+    cx_.runtime.Fail(stall);  // the run ends: no more rounds
+    return;
+  }
   // Pacing: the next round is at least kSyncPacing times this handler's own
   // time away, so building rounds takes at most 1/kSyncPacing of the
   // protocol context's time (a round over many replicas costs more than a
@@ -74,6 +84,16 @@ void Node::OnTimer(uint64_t timer_id) {
   const double spent = cx_.runtime.Now() - started;
   cx_.runtime.SetTimer(std::max(cx_.sync_period_seconds, kSyncPacing * spent),
                        EngineContext::kSyncTimer);
+}
+
+void Node::CheckStalls() {
+  const double now = cx_.runtime.Now();
+  Status stall;
+  {
+    LockGuard<Mutex> g(cx_.mu());
+    stall = watchdog_.Check(now);
+  }
+  if (!stall.ok()) cx_.runtime.Fail(stall);
 }
 
 Result<FrameView> Node::DecodeFrom(NodeId from, std::span<const uint8_t> frame) {

@@ -29,6 +29,7 @@
 //   intent_tracker.h   intent signals, action timing, workers' clocks
 //   barrier.h          the global barrier
 //   quiesce.h          pausing actions and row snapshots (checkpoints)
+//   stall_watchdog.h   operations that never complete fail the run
 // node.cc wires them and dispatches messages; node_port.cc is the workers' side.
 #pragma once
 
@@ -53,6 +54,7 @@
 #include "core/protocol/relocation.h"
 #include "core/protocol/replication.h"
 #include "core/protocol/routing.h"
+#include "core/protocol/stall_watchdog.h"
 #include "core/runtime/runtime.h"
 #include "core/store/param_store.h"
 
@@ -90,7 +92,16 @@ class Node final : private NodePort {
   // Frames from one peer that arrived together: OnMessage on each in order,
   // sends held across them (stops at the first error).
   Status OnMessages(NodeId from, std::span<const std::vector<uint8_t>> frames);
+  // Every sync round (the sync timer) first runs the stall watchdog
+  // (stall_watchdog.h): a stall fails the run (Runtime::Fail) and stops the
+  // rounds.
   void OnTimer(uint64_t timer_id);
+  // The stall watchdog's check alone, for a runtime that calls it on a tick
+  // of its own (TCP: a cluster whose policy runs no sync timer). From the
+  // protocol context, as OnTimer.
+  void CheckStalls();
+  // The watchdog's limit (NodeOptions::stall_timeout_seconds; 0: off).
+  double stall_timeout_seconds() const { return watchdog_.limit_seconds(); }
   // Sends held across several OnMessages/OnTimer calls: what they produce
   // for one peer leaves as one frame at the matching ReleaseSends (which
   // sends it). For a protocol thread that handles a backlog of frames from
@@ -112,7 +123,7 @@ class Node final : private NodePort {
                   const float* in, std::span<float> out) override;
   bool OpDone(uint64_t op_id) override;
   bool WorkerIdle(WorkerId w) override;
-  void SetWaiting(WorkerId w, bool waiting) override;
+  void SetWaiting(WorkerId w, bool waiting, uint64_t op, double since) override;
   void RecordIntents(WorkerId w, std::span<const IntentSignal> signals) override;
   void RecordClock(WorkerId w, Clock clock) override;
   uint64_t StartWaitSync(WorkerId w) override;
@@ -142,6 +153,7 @@ class Node final : private NodePort {
   IntentTracker intents_;
   Barrier barrier_;
   Quiesce quiesce_;
+  StallWatchdog watchdog_;
   std::vector<std::unique_ptr<Worker>> workers_;
 };
 

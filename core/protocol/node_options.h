@@ -15,6 +15,13 @@
 
 namespace augur {
 
+// The stall watchdog's default limit (stall_timeout_seconds; `--stall-timeout`).
+// An operation normally completes in milliseconds; the slowest legitimate
+// ones found are seconds long (a WaitSync of many replicas over a 100 Mbit/s
+// link, a pull answered behind a whole 1,024-node cluster's traffic to its
+// owner): five minutes is far beyond them, and a hang still ends.
+inline constexpr double kDefaultStallTimeoutSeconds = 300;
+
 struct NodeOptions {
   uint32_t workers = 1;
   ValueLayout layout;
@@ -59,6 +66,10 @@ struct NodeOptions {
   // correct, since versions compare in serial arithmetic): tests start it
   // near the half-way point to check that a new holder's first delta applies.
   uint32_t first_sync_version = 0;
+  // The stall watchdog (stall_watchdog.h): a worker parked on an operation,
+  // or a timer sync round unanswered, for longer than this (runtime seconds)
+  // fails the run with a description of it. 0: off.
+  double stall_timeout_seconds = kDefaultStallTimeoutSeconds;
 };
 
 }  // namespace augur

@@ -20,9 +20,9 @@ bool Node::WorkerIdle(WorkerId w) {
   return cx_.ops.Idle(w);
 }
 
-void Node::SetWaiting(WorkerId w, bool waiting) {
+void Node::SetWaiting(WorkerId w, bool waiting, uint64_t op, double since) {
   LockGuard<Mutex> g(cx_.mu());
-  cx_.ops.SetWaiting(w, waiting);
+  cx_.ops.SetWaiting(w, waiting, op, since);
 }
 
 void Node::RecordIntents(WorkerId w, std::span<const IntentSignal> signals) {

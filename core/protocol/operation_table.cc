@@ -1,5 +1,8 @@
 #include "core/protocol/operation_table.h"
 
+#include <algorithm>
+
+#include "core/api/node_port.h"
 #include "core/base/check.h"
 
 namespace augur {
@@ -7,14 +10,28 @@ namespace augur {
 OperationTable::OperationTable(std::vector<Parker*> parkers)
     : parkers_(std::move(parkers)),
       outstanding_(parkers_.size(), 0),
-      waiting_(parkers_.size(), 0) {}
+      waiting_(parkers_.size(), 0),
+      wait_op_(parkers_.size(), 0),
+      wait_since_(parkers_.size(), 0) {}
 
 uint64_t OperationTable::Begin(WorkerId w, MessageType kind, uint64_t keys, float* out,
-                               size_t out_len) {
+                               size_t out_len, std::span<const Key> first_keys) {
   const uint64_t id = next_op_id_++;
-  ops_.emplace(id, PendingOp{w, kind, keys, out, out_len});
+  PendingOp op{w, kind, keys, out, out_len, keys, {}, 0};
+  op.first_key_count = static_cast<uint32_t>(std::min(first_keys.size(), kFirstKeys));
+  std::copy_n(first_keys.begin(), op.first_key_count, op.first_keys.begin());
+  ops_.emplace(id, op);
   if (w != kNoWorker) ++outstanding_[w];
   return id;
+}
+
+uint64_t OperationTable::Unfinished(WorkerId w, uint64_t op) const {
+  if (op != NodePort::kAllOperations) return Pending(op) ? op : 0;
+  if (outstanding_[w] == 0) return 0;
+  uint64_t oldest = 0;  // ids grow: the smallest is the oldest
+  for (const auto& [id, pending] : ops_)
+    if (pending.worker == w && (oldest == 0 || id < oldest)) oldest = id;
+  return oldest;
 }
 
 void OperationTable::Complete(uint64_t op_id, uint64_t keys, Effects* fx) {

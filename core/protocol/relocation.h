@@ -80,6 +80,10 @@ class Relocation {
     auto it = incoming_.find(key);
     return it == incoming_.end() ? nullptr : &it->second;
   }
+  const std::vector<KeyRequest>* InTransfer(Key key) const {
+    auto it = incoming_.find(key);
+    return it == incoming_.end() ? nullptr : &it->second;
+  }
   bool Incoming(Key key) const { return incoming_.count(key) > 0; }
   bool NothingIncoming() const { return incoming_.empty(); }
   // The directory entry of a key homed here (null: none, the key is here or
@@ -120,6 +124,19 @@ class Relocation {
   // the home, behind the update on the same ordered channel, not into this
   // node's queue for the key).
   bool HandedAway(Key key) const { return handed_to_.Find(key) != nullptr; }
+  // Where this node handed key over last, until it comes back (null: it did
+  // not, or it is back). For reports.
+  const NodeId* HandedOverTo(Key key) const {
+    const HandedTo* h = handed_to_.Find(key);
+    return h != nullptr ? &h->node : nullptr;
+  }
+  // Whether this node's localize request for key bounced and waits to be
+  // sent again (NoteBounced). A scan, for reports.
+  bool LocalizeBounced(Key key) const {
+    for (const Bounced& b : bounced_)
+      if (b.key == key) return true;
+    return false;
+  }
 
  private:
   EngineContext& cx_;

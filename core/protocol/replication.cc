@@ -1,6 +1,7 @@
 #include "core/protocol/replication.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -143,12 +144,21 @@ uint64_t Replication::StartWaitSync(WorkerId w) {
   {
     EngineLock g(cx_, fx);
     if (!replicas_.empty()) {
-      op = cx_.ops.Begin(w, MessageType::kSyncRequest, replicas_.size(), nullptr, 0);
+      op = BeginRound(w);
       SyncRound(op, /*timer=*/false, &fx);
     }
   }
   cx_.Flush(fx);
   return op;
+}
+
+uint64_t Replication::BeginRound(WorkerId w) {
+  std::array<Key, OperationTable::kFirstKeys> first{};
+  size_t n = 0;
+  for (auto it = replicas_.begin(); it != replicas_.end() && n < first.size(); ++it)
+    first[n++] = it->first;
+  return cx_.ops.Begin(w, MessageType::kSyncRequest, replicas_.size(), nullptr, 0,
+                       std::span<const Key>(first.data(), n));
 }
 
 void Replication::NoteRoundTrip() {
@@ -164,8 +174,7 @@ void Replication::TimerRound(double now, Effects* fx) {
   if (replicas_.empty() || cx_.ops.Pending(timer_round_op_)) return;
   const size_t held = replicas_.size();
   cx_.counters.Add(NodeCounter::kSyncRounds);
-  timer_round_op_ =
-      cx_.ops.Begin(OperationTable::kNoWorker, MessageType::kSyncRequest, held, nullptr, 0);
+  timer_round_op_ = BeginRound(OperationTable::kNoWorker);
   const size_t sent = SyncRound(timer_round_op_, /*timer=*/true, fx);
   timer_round_started_ = now;
   cx_.ops.Complete(timer_round_op_, held - sent, fx);  // the deferred ones expect no answer

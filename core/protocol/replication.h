@@ -74,6 +74,16 @@ class Replication {
   void Grant(Key key, NodeId requester, bool known, Effects* fx);
   void ForgetHolders(Key key) { holders_.erase(key); }  // the main copy leaves
   size_t entries() const { return holders_.size() + replicas_.size(); }
+  // The owner a replica held here syncs with (null: none held).
+  const NodeId* ReplicaOwner(Key key) const {
+    auto it = replicas_.find(key);
+    return it == replicas_.end() ? nullptr : &it->second.owner;
+  }
+  // The timer round still unanswered (0: none) and when it was sent.
+  uint64_t PendingTimerRound(double* started) const {
+    *started = timer_round_started_;
+    return cx_.ops.Pending(timer_round_op_) ? timer_round_op_ : 0;
+  }
 
  private:
   struct Holder {
@@ -97,6 +107,8 @@ class Replication {
   // Flushes the replicas (all of them, or for a timer round those the
   // significance filter does not defer); returns the number of keys sent.
   size_t SyncRound(uint64_t op_id, bool timer, Effects* fx);
+  // A sync round's operation over every replica held here (kNoWorker: the timer's).
+  uint64_t BeginRound(WorkerId w);
   // Timer rounds: the change (ValueChangeSq) a replica must exceed to be
   // flushed within the round budget (negative: every replica may be).
   float RoundThreshold();

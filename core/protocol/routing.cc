@@ -1,6 +1,7 @@
 #include "core/protocol/routing.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -54,7 +55,11 @@ Ticket Routing::SlowPath(WorkerId w, MessageType type, std::span<const Key> keys
   uint64_t op = 0;
   {
     EngineLock g(cx_, fx);
-    op = cx_.ops.Begin(w, type, missing.size(), out.data(), out.size());
+    std::array<Key, OperationTable::kFirstKeys> first{};
+    const size_t firsts = std::min(missing.size(), first.size());
+    for (size_t j = 0; j < firsts; ++j) first[j] = keys[missing[j]];
+    op = cx_.ops.Begin(w, type, missing.size(), out.data(), out.size(),
+                       std::span<const Key>(first.data(), firsts));
     const bool counts_intents = cx_.policy.LocalizesOnIntent();  // once, not per key
     // Each key probes the intent table (late or unannounced?) and, if homed
     // here, the directory: hash probes that miss the cache in large tables,

@@ -63,6 +63,8 @@ class Routing {
   // to if the home has not heard of it yet (Relocation::DeferredOwner), else
   // its cached location, else home.
   NodeId RemoteDestination(Key key) const;
+  // The location cache's entry for key (null: none). For reports.
+  const NodeId* CachedLocation(Key key) const { return location_cache_.Find(key); }
   size_t entries() const { return location_cache_.size(); }
 
  private:

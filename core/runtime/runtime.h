@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/base/spin_yield.h"
+#include "core/base/status.h"
 #include "core/base/types.h"
 #include "core/codec/codec.h"
 
@@ -73,6 +74,8 @@ class Runtime {
   virtual size_t MaxFrameBytes() const { return kHeaderBytes + kMaxBodyBytes; }
   // Seconds since the run started (virtual, simulated or wall time).
   virtual double Now() = 0;
+  // What Now() counts, for messages: "simulated", "virtual" or "wall".
+  virtual const char* ClockName() const = 0;
   // CPU seconds this node has used so far, every context of it together (its
   // workers, its protocol handling, its timers): on TCP the process's (one
   // node per process), in the simulator what the model charged to the node's
@@ -86,6 +89,13 @@ class Runtime {
   virtual void SetTimer(double delay_seconds, uint64_t timer_id) = 0;
   virtual std::unique_ptr<Mutex> NewMutex() = 0;
   virtual std::unique_ptr<Parker> NewParker() = 0;
+  // Ends the run with `error`: the node found that it cannot go on (an
+  // operation stalled: core/protocol/stall_watchdog.h). Called from the
+  // protocol context without the engine lock, at most once per node. The
+  // runtime ends the waits of every worker it hosts (cancels their parkers,
+  // or ends the simulation) and makes `error` the run's outcome, which the
+  // command prints as its one line before it exits non-zero.
+  virtual void Fail(const Status& error) = 0;
   // What a thread spinning on a held store lock calls now and then
   // (core/base/spin_yield.h): real threads yield the core; null (the default) where
   // contexts never run at once.

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "backends/tcp/raw_ping_pong.h"
+#include "core/base/check.h"
 #include "core/codec/codec.h"
 #include "core/metrics/counter_list.h"
 #include "core/protocol/home.h"
@@ -54,9 +55,13 @@ class NullRuntime final : public Runtime {
   NodeId self() const override { return 1; }
   uint32_t num_nodes() const override { return 2; }
   void Send(NodeId, std::vector<uint8_t>) override {}
-  double Now() override { return 0; }
+  double Now() override { return 0; }  // never past a stall limit: Fail is not called
+  const char* ClockName() const override { return "no"; }
   void Compute(double) override {}
   void SetTimer(double, uint64_t) override {}
+  void Fail(const Status& error) override {
+    AUGUR_CHECK(false, "the calibration's node failed: %s", error.message().c_str());
+  }
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<NoLock>(); }
   std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoPark>(); }
 };

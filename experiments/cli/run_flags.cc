@@ -83,6 +83,18 @@ void AddClusterFlags(CLI::App& app, RunConfig* c) {
          "--sync-max-deferred", c->sync_max_deferred,
          "Most sync rounds in a row a replica may skip (--sync-round-keys, --sync-significance)")
       ->capture_default_str();
+  app.add_option_function<std::string>(
+      "--stall-timeout",
+      [c](const std::string& text) {
+        Result<double> d = ParseDuration(text);
+        if (!d.ok()) throw CLI::ValidationError("--stall-timeout", d.status().message());
+        c->stall_timeout_seconds = *d;
+      },
+      "A worker waiting this long for one pull, push, set or sync round (not a barrier), "
+      "or a timer sync round unanswered this long, stops the run with one line naming the "
+      "node, the worker, the operation and where its first keys are; exit 1. In the "
+      "backend's time: simulated seconds in sim, virtual ones on loopback, wall ones on "
+      "tcp. 0: off (default 300s)");
   app.add_flag("--act-immediately", c->act_immediately,
                "Act on intent when it is signalled instead of timing it to the predicted window");
   app.add_flag("--immediate-owner-updates", c->immediate_owner_updates,

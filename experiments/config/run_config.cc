@@ -1,5 +1,6 @@
 #include "experiments/config/run_config.h"
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -49,6 +50,8 @@ Status RunConfig::Validate() {
   if (Result<std::shared_ptr<const Policy>> p = MakePolicy(policy); !p.ok())
     return p.status().WithContext("--policy");
   if (!(sync_period_seconds > 0)) return Status::Error("--sync-period must be > 0");
+  if (!(stall_timeout_seconds >= 0 && std::isfinite(stall_timeout_seconds)))
+    return Status::Error("--stall-timeout must be a finite duration >= 0 (0: off)");
   if (!(sync_significance >= 0 && sync_significance < 1))
     return Status::Error("--sync-significance must be in [0, 1)");
   if (!(replica_clip == -1 || replica_clip == 0 || (replica_clip >= 1 && replica_clip < 1e6)))
@@ -99,6 +102,7 @@ nlohmann::json RunConfig::ToJson() const {
     j["replicate"] = replicate;
     j["act_immediately"] = act_immediately;
     j["immediate_owner_updates"] = immediate_owner_updates;
+    j["stall_timeout_seconds"] = stall_timeout_seconds;
     j["lookahead"] = zipf.lookahead;
     if (first_epoch_extra_seconds_per_sample > 0)
       j["first_epoch_extra_seconds_per_sample"] = first_epoch_extra_seconds_per_sample;

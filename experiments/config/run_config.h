@@ -13,6 +13,7 @@
 
 #include "backends/loopback/network_model.h"
 #include "core/base/status.h"
+#include "core/protocol/node_options.h"
 #include "experiments/config/workload_options.h"
 #include "experiments/zipf/zipf_workload.h"
 
@@ -42,6 +43,10 @@ struct RunConfig {
   uint64_t replicate = 0;          // nups: hot keys replicated (0: the workload's hot set)
   bool act_immediately = false;
   bool immediate_owner_updates = false;  // --immediate-owner-updates
+  // --stall-timeout: a worker parked on one operation (or a timer sync round
+  // unanswered) this long, in the backend's time, fails the run
+  // (core/protocol/stall_watchdog.h); 0: off.
+  double stall_timeout_seconds = kDefaultStallTimeoutSeconds;
   // Loopback network model.
   NetworkModelOptions network;
   // Real workloads (kge, wv, mf; see workload_options.h).

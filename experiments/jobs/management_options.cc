@@ -16,6 +16,7 @@ Status ConfigureManagement(const RunConfig& config, std::vector<Key> hot_keys, N
   o->replica_delta_bound.factor = config.ReplicaClip();
   o->act_immediately = config.act_immediately;
   o->immediate_owner_updates = config.immediate_owner_updates;
+  o->stall_timeout_seconds = config.stall_timeout_seconds;
   return Status::Ok();
 }
 

@@ -109,6 +109,7 @@ const std::vector<std::string>& JoinOptionNames() {
                                                   "sync_max_deferred",
                                                   "act_immediately",
                                                   "immediate_owner_updates",
+                                                  "stall_timeout",
                                                   "sampling",
                                                   "reuse",
                                                   "prefetch_lead",

@@ -2,7 +2,7 @@
 # The training commands refuse what they would otherwise ignore or misread,
 # with one line on stderr and exit 2: a flag for another workload or sampling
 # scheme, an explicit 0 where a default used to stand in, conflicting aliases,
-# a negative seed, a duration or bandwidth without a unit, a cluster shape
+# a negative seed, a duration or bandwidth without a unit (--stall-timeout too), a cluster shape
 # beyond the bounds, a repeated flag, a trace file that cannot be written, a
 # costs file without a worker cost, a data set whose test split is empty or
 # whose corpus has no training pair. A kge run that explodes from its first
@@ -59,6 +59,14 @@ ok "explicit zeros are refused; explicit values are used"
 # --- units, bounds, repeats, files ----------------------------------------------------
 expect_refused 2 "'5' has no unit" "$augur" "${sim[@]}" "${zipf[@]}" --link-latency 5
 expect_refused 2 "has no unit" "$augur" "${sim[@]}" "${zipf[@]}" --link-bandwidth 10
+expect_refused 2 "--stall-timeout: '5' has no unit" "$augur" "${sim[@]}" "${zipf[@]}" --stall-timeout 5
+expect_refused 2 "--stall-timeout: '-1s' is not a duration" "$augur" "${sim[@]}" "${zipf[@]}" \
+  --stall-timeout -1s
+expect_refused 2 "--stall-timeout is a cluster flag" "$augur" single "${mf[@]}" --stall-timeout 1s
+"$augur" "${sim[@]}" "${zipf[@]}" --stall-timeout 0 --out "$work/no-watchdog" > /dev/null ||
+  fail "--stall-timeout 0 was refused"
+grep -q '"stall_timeout_seconds": 0' "$work/no-watchdog/result.json" ||
+  fail "--stall-timeout 0 not in result.json"
 expect_refused 2 "host speed '0Gf' must be > 0" "$augur" "${sim[@]}" "${zipf[@]}" --host-speed 0Gf
 expect_refused 2 "--workers must be in \[1, 1024\]" "$augur" single "${mf[@]}" --workers 100000
 expect_refused 2 "--nodes must be in \[1, 4096\]" "$augur" sim --nodes 100000 "${zipf[@]}"

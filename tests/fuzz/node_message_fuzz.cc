@@ -56,9 +56,13 @@ class FuzzRuntime final : public Runtime {
     ++sent;
   }
   size_t MaxFrameBytes() const override { return 1024; }  // small: splits happen
-  double Now() override { return 0; }
+  double Now() override { return 0; }                     // never past a stall limit
+  const char* ClockName() const override { return "no"; }
   void Compute(double) override {}
   void SetTimer(double, uint64_t) override {}
+  void Fail(const Status& error) override {
+    AUGUR_CHECK(false, "the fuzzed node failed: %s", error.message().c_str());
+  }
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
   std::unique_ptr<Parker> NewParker() override { return std::make_unique<NoopParker>(); }
   uint64_t sent = 0;

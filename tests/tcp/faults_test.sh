@@ -2,7 +2,8 @@
 # Faults: a wrong secret is refused; garbage, oversized and truncated frames
 # drop only their connection; a stranger's 64 MiB header costs no memory and
 # a silent stranger is dropped after --handshake-timeout; a killed or hung peer stops the others with an
-# error naming it; a rank that never joins is reported.
+# error naming it (a hung one, with --peer-timeout far away, by the stall watchdog's line first);
+# a rank that never joins is reported.
 source "$(dirname "$0")/lib.sh"
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/secret"
@@ -88,7 +89,7 @@ expect_json "$WORK/out/rank-1/result.json" verified true
 pass "garbage, oversized and truncated frames dropped; cluster verified"
 
 # A killed peer: the others stop with an error naming it.
-start_three() {  # TIMEOUT_FLAG: three long-running ranks in the background
+start_three() {  # TIMEOUT_FLAG [FLAGS...]: three long-running ranks in the background
   pids=()
   rm -f "$WORK/port3"
   for r in 0 1 2; do
@@ -99,7 +100,7 @@ start_three() {  # TIMEOUT_FLAG: three long-running ranks in the background
     fi
     "${wrap[@]}" timeout 90 "$AUGUR" run --workload zipf --keys 20000 --batches 100000000 --workers 1 \
       --rank $r --nodes 3 "${coordinator[@]}" --secret-file "$WORK/secret" \
-      --peer-timeout "$1" >"$WORK/k$r.log" 2>&1 &
+      --peer-timeout "$1" "${@:2}" >"$WORK/k$r.log" 2>&1 &
     pids+=($!)
     CLEANUP_CMDS+=("kill -9 $! 2>/dev/null")
   done
@@ -135,6 +136,29 @@ stopped=$(rank2_process)
 kill -STOP "$stopped"
 CLEANUP_CMDS+=("kill -9 $stopped 2>/dev/null; kill -CONT $stopped 2>/dev/null")
 expect_lost_rank_2 "hung peer detected within --peer-timeout"
+kill -9 "$stopped" 2>/dev/null || true
+kill -CONT "$stopped" 2>/dev/null || true
+
+# The same hung peer with --peer-timeout far away: a rank waiting for a pull,
+# a push or a sync round that rank 2 never answers ends with the stall
+# watchdog's one line (core/protocol/stall_watchdog.h), exit 1; the other
+# stops then, with its own stall or the lost first one.
+start_three 60s --stall-timeout 1s
+sleep 0.5
+stopped=$(rank2_process)
+kill -STOP "$stopped"
+CLEANUP_CMDS+=("kill -9 $stopped 2>/dev/null; kill -CONT $stopped 2>/dev/null")
+for r in 0 1; do
+  set +e
+  wait "${pids[$r]}"
+  code=$?
+  set -e
+  [ "$code" = 1 ] || { cat "$WORK"/k*.log; fail "stalled peer: rank $r exited $code, expected 1"; }
+done
+# Whichever waited longest first: a worker's pull or push, or a timer sync round.
+grep -Eq "augur: rank [01]: stalled operation: node [01]( worker 0|'s timer sync round) has waited [0-9.e+]+ s \(wall time\)" \
+  "$WORK/k0.log" "$WORK/k1.log" || { cat "$WORK"/k*.log; fail "stalled peer: no stall reported"; }
+pass "stalled peer reported: $(grep -h -m1 'stalled operation' "$WORK/k0.log" "$WORK/k1.log" | head -1 | cut -c1-160)"
 kill -9 "$stopped" 2>/dev/null || true
 kill -CONT "$stopped" 2>/dev/null || true
 

@@ -18,8 +18,10 @@ class StillRuntime final : public Runtime {
   uint32_t num_nodes() const override { return 2; }
   void Send(NodeId, std::vector<uint8_t>) override {}
   double Now() override { return 0; }
+  const char* ClockName() const override { return "no"; }
   void Compute(double) override {}
   void SetTimer(double, uint64_t) override {}
+  void Fail(const Status&) override {}
   std::unique_ptr<Mutex> NewMutex() override { return nullptr; }
   std::unique_ptr<Parker> NewParker() override { return nullptr; }
 };
@@ -41,7 +43,7 @@ class RecordingPort final : public NodePort {
   }
   bool OpDone(uint64_t) override { return ++polls >= 2; }
   bool WorkerIdle(WorkerId) override { return true; }
-  void SetWaiting(WorkerId, bool) override {}
+  void SetWaiting(WorkerId, bool, uint64_t, double) override {}
   void RecordIntents(WorkerId, std::span<const IntentSignal>) override {}
   void RecordClock(WorkerId, Clock) override {}
   uint64_t StartWaitSync(WorkerId) override { return 0; }

@@ -6,7 +6,8 @@
 // `now_step` per call. A worker that parks runs the parker's `script`
 // (once): the test delivers frames from there, standing in for the protocol
 // thread while the worker waits. A park with nothing left to run fails the
-// test instead of hanging. Not thread-safe: one test thread.
+// test instead of hanging. Fail records the error and cancels the workers.
+// Not thread-safe: one test thread.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -64,8 +65,14 @@ class ScriptedRuntime final : public Runtime {
   }
   // Each call moves the clock by `now_step` (0: time stands still in handlers).
   double Now() override { return now += now_step; }
+  const char* ClockName() const override { return "scripted"; }
   void Compute(double) override {}
   void SetTimer(double delay, uint64_t) override { timer_delays.push_back(delay); }
+  // Records the error and cancels every worker, as a real runtime ends their waits.
+  void Fail(const Status& error) override {
+    failures.push_back(error);
+    for (ScriptedParker* p : parkers) p->Cancel();
+  }
   std::unique_ptr<Mutex> NewMutex() override { return std::make_unique<CheckedMutex>(); }
   std::unique_ptr<Parker> NewParker() override {
     auto p = std::make_unique<ScriptedParker>();
@@ -81,6 +88,7 @@ class ScriptedRuntime final : public Runtime {
   double now = 0;
   double now_step = 0;
   std::vector<double> timer_delays;  // every SetTimer delay, in order
+  std::vector<Status> failures;      // every Fail, in order
 
  private:
   void Record(NodeId to, std::span<const uint8_t> frame) {
