@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/base/check.h"
 #include "core/protocol/home.h"
@@ -66,10 +67,39 @@ void BatchJob::FindHotKeys(uint32_t num_items) {
   });
   const size_t hot = std::max<size_t>(1, order.size() / 1000);  // 0.1%, as the zipf workload
   for (size_t i = 0; i < std::min(hot, order.size()); ++i) hot_keys_.push_back(order[i].second);
+  // Each node's home keys in the order its own workers first access them
+  // (their batches in turn, as they run), so that the rows lie in the store
+  // as rows created on first touch did; then the keys only other nodes
+  // access, ascending.
   home_keys_.assign(config_.nodes, {});
+  std::unordered_set<Key> placed;
+  placed.reserve(count.size());
+  const uint32_t b = BatchSize();
+  for (uint32_t n = 0; n < config_.nodes; ++n) {
+    size_t most = 0;
+    for (uint32_t w = 0; w < config_.workers; ++w)
+      most = std::max(most, items_of_[n * config_.workers + w].size());
+    for (size_t begin = 0; begin < most; begin += b)
+      for (uint32_t w = 0; w < config_.workers; ++w) {
+        const std::vector<uint32_t>& mine = items_of_[n * config_.workers + w];
+        if (begin >= mine.size()) continue;
+        keys.clear();
+        IntentKeys(std::span<const uint32_t>(mine.data() + begin,
+                                             std::min<size_t>(b, mine.size() - begin)),
+                   0, &keys);
+        for (Key k : keys)
+          if (HomeNode(k, config_.nodes) == n && placed.insert(k).second)
+            home_keys_[n].push_back(k);
+      }
+  }
+  std::vector<std::vector<Key>> rest(config_.nodes);
   for (const auto& entry : order)
-    home_keys_[HomeNode(entry.second, config_.nodes)].push_back(entry.second);
-  for (std::vector<Key>& homed : home_keys_) std::sort(homed.begin(), homed.end());
+    if (!placed.contains(entry.second))
+      rest[HomeNode(entry.second, config_.nodes)].push_back(entry.second);
+  for (uint32_t n = 0; n < config_.nodes; ++n) {
+    std::sort(rest[n].begin(), rest[n].end());
+    home_keys_[n].insert(home_keys_[n].end(), rest[n].begin(), rest[n].end());
+  }
 }
 
 NodeOptions BatchJob::MakeNodeOptions() const {

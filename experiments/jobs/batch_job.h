@@ -178,7 +178,8 @@ class BatchJob : public Job {
   };
   PartitionInfo partition_info_;
   std::vector<Key> hot_keys_;
-  // Per node, the keys of the training items (IntentKeys) homed there,
+  // Per node, the keys of the training items (IntentKeys) homed there, in
+  // the order the node's workers first access them, then the others
   // ascending: the node creates them before the first epoch
   // (Worker::CreateHomeRows), as the single-node baseline allocates its
   // tables before it starts timing.

@@ -63,16 +63,20 @@ void ProcessGroup::ReadAvailable(Child& c) {
   for (int reads = 0; c.fd >= 0 && reads < 256; ++reads) {
     pollfd p{c.fd, POLLIN, 0};
     if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return;
-    char buf[4096];
-    const ssize_t n = read(c.fd, buf, sizeof(buf));
-    if (n > 0) {
-      c.partial.append(buf, static_cast<size_t>(n));
-      Drain(c, false);
-    } else if (n == 0 || errno != EINTR) {
-      Drain(c, true);
-      close(c.fd);
-      c.fd = -1;
-    }
+    ReadOnce(c);
+  }
+}
+
+void ProcessGroup::ReadOnce(Child& c) {
+  char buf[4096];
+  const ssize_t n = read(c.fd, buf, sizeof(buf));
+  if (n > 0) {
+    c.partial.append(buf, static_cast<size_t>(n));
+    Drain(c, false);
+  } else if (n == 0 || errno != EINTR) {
+    Drain(c, true);
+    close(c.fd);
+    c.fd = -1;
   }
 }
 
@@ -149,18 +153,7 @@ std::vector<int> ProcessGroup::Wait(double kill_after_seconds, double join_timeo
     }
     if (!pfds.empty()) poll(pfds.data(), pfds.size(), 100);
     for (size_t i = 0; i < pfds.size(); ++i) {
-      if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[4096];
-      const ssize_t n = read(pfds[i].fd, buf, sizeof(buf));
-      Child& c = *owners[i];
-      if (n > 0) {
-        c.partial.append(buf, static_cast<size_t>(n));
-        Drain(c, false);
-      } else if (n == 0 || errno != EINTR) {
-        Drain(c, true);
-        close(c.fd);
-        c.fd = -1;
-      }
+      if (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)) ReadOnce(*owners[i]);
     }
     bool running = false;
     for (Child& c : children_) {

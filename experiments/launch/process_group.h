@@ -64,7 +64,8 @@ class ProcessGroup {
     bool joined = false;  // its output showed join->marker
   };
   void Drain(Child& c, bool eof);
-  void ReadAvailable(Child& c);                // what its pipe holds now, without blocking
+  void ReadAvailable(Child& c);  // what its pipe holds now, without blocking
+  void ReadOnce(Child& c);       // one read of its readable pipe; at its end, closes it
   std::string Describe(const Child& c) const;  // "rank 1 (pid 12, sleep 30)"
   // A watched child that exited before it began to join, where the cluster
   // cannot form without it (it failed, or another rank began to join and
