@@ -68,7 +68,6 @@ class NodePort {
   virtual bool NothingIncoming() = 0;
   virtual void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) = 0;
   virtual void InstallMainRows(std::span<const Key> keys, std::span<const float> rows) = 0;
-  virtual void CreateHomeRows(std::span<const Key> keys) = 0;
 
   virtual MetricsSnapshot Metrics() = 0;
 };

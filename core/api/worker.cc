@@ -303,8 +303,6 @@ void Worker::InstallMainRows(std::span<const Key> keys, std::span<const float> r
   node_.InstallMainRows(keys, rows);
 }
 
-void Worker::CreateHomeRows(std::span<const Key> keys) { node_.CreateHomeRows(keys); }
-
 void Worker::Compute(double seconds) {
   if (seconds > 0) runtime_.Compute(seconds);
 }

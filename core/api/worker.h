@@ -197,13 +197,6 @@ class Worker {
   // REQUIRES: before any access of the run; keys homed at this node.
   // Installs main copies from rows in CopyMainRows' layout.
   void InstallMainRows(std::span<const Key> keys, std::span<const float> rows);
-  // Creates, at setup, the main copies of the keys of `keys` homed at this
-  // node (initialised as on a first touch; keys held already are skipped),
-  // so that training does not pay for them: what the single-node baseline
-  // does when it allocates its tables. Call from one worker per node, then
-  // Barrier, before any worker of any node accesses or signals intent.
-  // Counts no access.
-  void CreateHomeRows(std::span<const Key> keys);
 
   // Global barrier over all workers of all nodes. Completes this worker's
   // outstanding operations first, so after it every earlier push is applied.

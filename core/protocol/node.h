@@ -133,7 +133,6 @@ class Node final : private NodePort {
   bool NothingIncoming() override;
   void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows) override;
   void InstallMainRows(std::span<const Key> keys, std::span<const float> rows) override;
-  void CreateHomeRows(std::span<const Key> keys) override;
 
   // A decoded frame whose sender fields match the connection it came on.
   Result<FrameView> DecodeFrom(NodeId from, std::span<const uint8_t> frame);

@@ -49,6 +49,4 @@ void Node::InstallMainRows(std::span<const Key> keys, std::span<const float> row
   quiesce_.InstallMainRows(keys, rows);
 }
 
-void Node::CreateHomeRows(std::span<const Key> keys) { quiesce_.CreateHomeRows(keys); }
-
 }  // namespace augur

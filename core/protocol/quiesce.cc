@@ -48,23 +48,4 @@ void Quiesce::InstallMainRows(std::span<const Key> keys, std::span<const float> 
   AUGUR_CHECK(at == rows.size(), "restore rows: %zu floats left over", rows.size() - at);
 }
 
-void Quiesce::CreateHomeRows(std::span<const Key> keys) {
-  LockGuard<Mutex> g(cx_.mu());
-  std::vector<Key> mine;
-  for (Key k : keys)
-    if (cx_.HomeOf(k) == cx_.self && relocation_.DirectoryEntry(k) == nullptr &&
-        !relocation_.Incoming(k))
-      mine.push_back(k);
-  // In blocks: ResolveBatch sorts its keys by stripe (FindOrCreate runs the
-  // store's initializer, as a first touch would).
-  constexpr size_t kBlock = 4096;
-  std::vector<ParamStore::Entry> entries(std::min(kBlock, mine.size()));
-  ParamStore::BatchScratch scratch;
-  for (size_t at = 0; at < mine.size(); at += kBlock) {
-    const size_t n = std::min(kBlock, mine.size() - at);
-    cx_.store.ResolveBatch(std::span<const Key>(mine.data() + at, n), entries.data(), &scratch,
-                           /*create=*/true);
-  }
-}
-
 }  // namespace augur

@@ -8,7 +8,7 @@
 // optimizer state (ParamStore::ReadRow's layout).
 //
 // Owns: the paused flag (no new localize requests; intents stay pending).
-// Locking: PauseActions, NothingIncoming, InstallMainRows and CreateHomeRows take the
+// Locking: PauseActions, NothingIncoming and InstallMainRows take the
 // engine lock themselves; paused() REQUIRES it held; CopyMainRows reads
 // the store only (its stripes lock).
 #pragma once
@@ -39,11 +39,6 @@ class Quiesce {
   void CopyMainRows(std::vector<Key>* keys, std::vector<std::vector<float>>* rows);
   // REQUIRES: before any access of the run; keys homed at this node.
   void InstallMainRows(std::span<const Key> keys, std::span<const float> rows);
-  // Creates the main copy of every key of `keys` homed at this node that it
-  // does not hold yet, initialised as on its first touch; skips the others.
-  // REQUIRES: before any node accesses or signals intent for these keys
-  // (a key created here after it was relocated away would be held twice).
-  void CreateHomeRows(std::span<const Key> keys);
 
  private:
   EngineContext& cx_;

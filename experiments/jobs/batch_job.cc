@@ -7,10 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/base/check.h"
-#include "core/protocol/home.h"
 #include "experiments/jobs/job_checkpoint.h"
 #include "experiments/jobs/management_options.h"
 #include "experiments/jobs/quality_floor.h"
@@ -67,39 +65,6 @@ void BatchJob::FindHotKeys(uint32_t num_items) {
   });
   const size_t hot = std::max<size_t>(1, order.size() / 1000);  // 0.1%, as the zipf workload
   for (size_t i = 0; i < std::min(hot, order.size()); ++i) hot_keys_.push_back(order[i].second);
-  // Each node's home keys in the order its own workers first access them
-  // (their batches in turn, as they run), so that the rows lie in the store
-  // as rows created on first touch did; then the keys only other nodes
-  // access, ascending.
-  home_keys_.assign(config_.nodes, {});
-  std::unordered_set<Key> placed;
-  placed.reserve(count.size());
-  const uint32_t b = BatchSize();
-  for (uint32_t n = 0; n < config_.nodes; ++n) {
-    size_t most = 0;
-    for (uint32_t w = 0; w < config_.workers; ++w)
-      most = std::max(most, items_of_[n * config_.workers + w].size());
-    for (size_t begin = 0; begin < most; begin += b)
-      for (uint32_t w = 0; w < config_.workers; ++w) {
-        const std::vector<uint32_t>& mine = items_of_[n * config_.workers + w];
-        if (begin >= mine.size()) continue;
-        keys.clear();
-        IntentKeys(std::span<const uint32_t>(mine.data() + begin,
-                                             std::min<size_t>(b, mine.size() - begin)),
-                   0, &keys);
-        for (Key k : keys)
-          if (HomeNode(k, config_.nodes) == n && placed.insert(k).second)
-            home_keys_[n].push_back(k);
-      }
-  }
-  std::vector<std::vector<Key>> rest(config_.nodes);
-  for (const auto& entry : order)
-    if (!placed.contains(entry.second))
-      rest[HomeNode(entry.second, config_.nodes)].push_back(entry.second);
-  for (uint32_t n = 0; n < config_.nodes; ++n) {
-    std::sort(rest[n].begin(), rest[n].end());
-    home_keys_[n].insert(home_keys_[n].end(), rest[n].begin(), rest[n].end());
-  }
 }
 
 NodeOptions BatchJob::MakeNodeOptions() const {
@@ -221,12 +186,7 @@ void BatchJob::RunWorker(Worker& w) {
   const uint32_t b = BatchSize();
   const Clock lookahead = config_.zipf.lookahead;
   const bool records = w.node_id() == 0 && w.id() == 0;
-  if (resume_.has_value()) {
-    RestoreRows(w, *resume_);
-  } else {
-    if (w.id() == 0) w.CreateHomeRows(home_keys_[w.node_id()]);
-    w.Barrier();  // every node created its rows before anyone asks for one
-  }
+  if (resume_.has_value()) RestoreRows(w, *resume_);
   // Batch c of the whole run (seeds its Rng); the worker's clock counts from 0.
   const Clock base = StartEpoch() * BatchesPerEpoch(g);
   IntentScratch ahead;

@@ -163,8 +163,7 @@ class BatchJob : public Job {
   void Signal(Worker& w, uint32_t g, Clock c, Clock local, IntentScratch* scratch,
               std::deque<Pending>* pending) const;
   // The 0.1% most accessed keys of the training items (by IntentKeys), most
-  // accessed first: the hot set nups replicates (--replicate limits it);
-  // and every key of the training items by its home node (home_keys_).
+  // accessed first: the hot set nups replicates (--replicate limits it).
   void FindHotKeys(uint32_t num_items);
 
   std::vector<std::vector<uint32_t>> items_of_;  // per global worker
@@ -178,12 +177,6 @@ class BatchJob : public Job {
   };
   PartitionInfo partition_info_;
   std::vector<Key> hot_keys_;
-  // Per node, the keys of the training items (IntentKeys) homed there, in
-  // the order the node's workers first access them, then the others
-  // ascending: the node creates them before the first epoch
-  // (Worker::CreateHomeRows), as the single-node baseline allocates its
-  // tables before it starts timing.
-  std::vector<std::vector<Key>> home_keys_;
   std::optional<LoadedCheckpoint> resume_;  // read-only once training starts
   // Written by one worker each (own slot / node 0 worker 0 only).
   std::vector<double> epoch_seconds_;

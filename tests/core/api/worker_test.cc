@@ -53,7 +53,6 @@ class RecordingPort final : public NodePort {
   bool NothingIncoming() override { return true; }
   void CopyMainRows(std::vector<Key>*, std::vector<std::vector<float>>*) override {}
   void InstallMainRows(std::span<const Key>, std::span<const float>) override {}
-  void CreateHomeRows(std::span<const Key>) override {}
   MetricsSnapshot Metrics() override { return {}; }
 
   int slow_paths = 0;
