@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -65,5 +66,17 @@ Status CheckFlagModelMemory(const RunConfig& config, uint32_t nodes_here = 1);
 // (its layout's ranges and its optimizer), before the model is allocated.
 Status CheckLoadedModelMemory(const RunConfig& config, const ValueLayout& layout,
                               const OptimizerConfig& optimizer);
+
+// Task::Load(config), then CheckLoadedModelMemory of the task's model: a
+// workload's task (kge, wv, mf) as both the parameter server's jobs and the
+// single-node baseline load it.
+template <typename Task>
+Result<std::unique_ptr<Task>> LoadTaskWithinMemory(const RunConfig& config) {
+  Result<std::unique_ptr<Task>> task = Task::Load(config);
+  if (!task.ok()) return task.status();
+  if (Status s = CheckLoadedModelMemory(config, (*task)->Layout(), (*task)->Optimizer()); !s.ok())
+    return s;
+  return task;
+}
 
 }  // namespace augur

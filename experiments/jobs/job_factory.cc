@@ -17,11 +17,9 @@ namespace {
 
 template <typename J, typename Task>
 Result<std::unique_ptr<Job>> Make(const RunConfig& config) {
-  Result<std::unique_ptr<Task>> task = Task::Load(config);
-  if (!task.ok()) return task.status();
   // The data sized the model: refused before it is allocated if it cannot fit.
-  if (Status s = CheckLoadedModelMemory(config, (*task)->Layout(), (*task)->Optimizer()); !s.ok())
-    return s;
+  Result<std::unique_ptr<Task>> task = LoadTaskWithinMemory<Task>(config);
+  if (!task.ok()) return task.status();
   auto job = std::make_unique<J>(config, std::move(*task));
   if (Status s = job->LoadResume(); !s.ok()) return s;
   return std::unique_ptr<Job>(std::move(job));

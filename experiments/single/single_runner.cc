@@ -7,33 +7,18 @@
 
 namespace augur {
 
-namespace {
-
-// The task of `config`'s workload, its model checked against this machine's
-// memory before the baseline allocates it (config/model_memory.h).
-template <typename Task>
-Result<std::unique_ptr<Task>> LoadTask(const RunConfig& config) {
-  Result<std::unique_ptr<Task>> task = Task::Load(config);
-  if (!task.ok()) return task.status();
-  if (Status s = CheckLoadedModelMemory(config, (*task)->Layout(), (*task)->Optimizer()); !s.ok())
-    return s;
-  return task;
-}
-
-}  // namespace
-
 Result<SingleRun> SingleRun::Load(const RunConfig& config) {
   SingleRun run(config);
   if (config.workload == "kge") {
-    Result<std::unique_ptr<KgeTask>> task = LoadTask<KgeTask>(config);
+    Result<std::unique_ptr<KgeTask>> task = LoadTaskWithinMemory<KgeTask>(config);
     if (!task.ok()) return task.status();
     run.kge_ = std::move(*task);
   } else if (config.workload == "wv") {
-    Result<std::unique_ptr<WvTask>> task = LoadTask<WvTask>(config);
+    Result<std::unique_ptr<WvTask>> task = LoadTaskWithinMemory<WvTask>(config);
     if (!task.ok()) return task.status();
     run.wv_ = std::move(*task);
   } else if (config.workload == "mf") {
-    Result<std::unique_ptr<MfTask>> task = LoadTask<MfTask>(config);
+    Result<std::unique_ptr<MfTask>> task = LoadTaskWithinMemory<MfTask>(config);
     if (!task.ok()) return task.status();
     run.mf_ = std::move(*task);
   } else {
