@@ -16,6 +16,7 @@ constexpr uint32_t kEvalThreads = 2;
 KgeJob::KgeJob(const RunConfig& config, std::unique_ptr<KgeTask> task)
     : TaskJob(config, std::move(task)) {
   Partition(task_->PartitionKeys());
+  direct_.resize(size_t{config.nodes} * config.workers);
 }
 
 void KgeJob::IntentKeys(std::span<const uint32_t> items, uint32_t /*epoch*/,
@@ -95,27 +96,53 @@ BatchStats KgeJob::TrainDirect(Worker& w, std::span<const uint32_t> items,
   const std::vector<Key> sampled = SampledKeys(w, negatives, size_t{per_triple} * items.size());
   const OptimizerConfig& opt = w.optimizer();
   const uint32_t row = task_->row_length();
+  std::unique_ptr<DirectRows>& d = direct_[GlobalWorker(w)];
+  if (d == nullptr) {
+    const KgDataset& data = task_->data();
+    d = std::make_unique<DirectRows>(DirectRows{DenseRows<EntityKeyOf>(data.num_entities(), {}),
+                                                DenseRows<RelationKeyOf>(data.num_relations(), {}),
+                                                {},
+                                                {}});
+  }
+  // The batch's rows, each resolved once (the reads: one per place in a triple).
+  d->entity_ids.clear();
+  d->relation_ids.clear();
+  for (uint32_t i : items) {
+    const Triple& t = task_->data().train[i];
+    d->entity_ids.push_back(t.head);
+    d->entity_ids.push_back(t.tail);
+    d->relation_ids.push_back(t.relation);
+  }
+  for (Key k : sampled) d->entity_ids.push_back(static_cast<uint32_t>(k));
+  d->entities.Resolve(w, d->entity_ids);
+  d->relations.Resolve(w, d->relation_ids);
+  // One node holds main copies only: a row's value, then its optimizer state.
+  const bool has_state = opt.StateRows() > 0;
   // Not thread_local: simulated workers share one OS thread (see TrainBatch).
-  std::vector<Key> keys;
-  std::vector<uint32_t> negs;
-  std::vector<ParamStore::Entry> entries;
+  std::vector<uint32_t> negs(per_triple);
+  std::vector<float*> rows(KgeTask::kNegativeAt + per_triple);
   ExampleGrads example(row, per_triple + 3);
   BatchStats s;
   for (size_t i = 0; i < items.size(); ++i) {
     const Triple& t = task_->data().train[items[i]];
-    TripleKeys(t, &sampled[i * per_triple], per_triple, &keys, &negs);
+    rows[KgeTask::kHeadAt] = d->entities.Row(t.head);
+    rows[KgeTask::kRelationAt] = d->relations.Row(t.relation);
+    rows[KgeTask::kTailAt] = d->entities.Row(t.tail);
+    for (uint32_t j = 0; j < per_triple; ++j) {
+      negs[j] = static_cast<uint32_t>(sampled[i * per_triple + j]);
+      rows[KgeTask::kNegativeAt + j] = d->entities.Row(negs[j]);
+    }
     // Each key's row by its place in the example; a repeated key shares its
     // gradient row (ExampleGrads), stepped once through its first place.
-    w.ResolveDirect(keys, &entries);
     example.Clear();
     s.loss += task_->AddExampleGradients(
-        t, negs.data(), [&](uint32_t at, Key) -> const float* { return entries[at].value; },
+        t, negs.data(), [&](uint32_t at, Key) -> const float* { return rows[at]; },
         [&](uint32_t at, Key k) { return example.Row(k, at); });
     for (size_t j = 0; j < example.size(); ++j) {
-      const ParamStore::Entry& e = entries[example.tag(j)];
-      ApplyUpdate(opt, e.value, e.state, example.grad(j), row);
+      float* value = rows[example.tag(j)];
+      ApplyUpdate(opt, value, has_state ? value + row : nullptr, example.grad(j), row);
     }
-    w.CountDirect(example.size());  // the writes (ResolveDirect counted the reads)
+    w.CountDirect(example.size());  // the writes (Resolve counted the reads)
   }
   CountBatch(items.size(), sampled, &s);
   s.in_place = items.size();

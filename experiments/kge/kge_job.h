@@ -5,9 +5,10 @@
 // negatives' rows; sum the gradients per key
 // locally, push them; the main copy applies AdaGrad (NodeOptions::optimizer,
 // state beside the value). Intent covers the triples' entities and relations.
-// On a one-node cluster (Worker::DirectAccess) each triple's rows are
-// resolved where they are in the store and its gradients stepped into them at
-// once, as the single-node baseline does, with no batch index (TrainDirect).
+// On a one-node cluster (Worker::DirectAccess) each triple's rows are found
+// where they are in the store by entity and relation id (DenseRows, resolved
+// once per batch) and its gradients stepped into them at once, as the
+// single-node baseline does, with no batch index (TrainDirect).
 // On a larger cluster, when the negatives are held here as they are drawn
 // (Worker::SampleKeysHeldAtPull: local, pool and preloc sampling), a triple
 // whose rows are all held here is stepped the same way through
@@ -18,7 +19,9 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
+#include "experiments/jobs/dense_rows.h"
 #include "experiments/jobs/task_job.h"
 #include "experiments/kge/kge_task.h"
 
@@ -39,9 +42,24 @@ class KgeJob final : public TaskJob<KgeTask> {
   const char* SeveralNodesRowAccess() const override;
 
  private:
+  // One node: the rows in the store, found by entity and relation id
+  // (DenseRows), resolved once per batch.
+  struct EntityKeyOf {
+    Key operator()(uint64_t e) const { return KgeTask::EntityKey(static_cast<uint32_t>(e)); }
+  };
+  struct RelationKeyOf {
+    Key operator()(uint64_t r) const { return KgeTask::RelationKey(static_cast<uint32_t>(r)); }
+  };
+  struct DirectRows {
+    DenseRows<EntityKeyOf> entities;
+    DenseRows<RelationKeyOf> relations;
+    std::vector<uint32_t> entity_ids, relation_ids;  // one batch's, for Resolve
+  };
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, SampleHandle negatives) const;
   BatchStats TrainHeld(Worker& w, std::span<const uint32_t> items, SampleHandle negatives,
                        BatchRows& rows) const;
+  // Per global worker, built on its first direct batch; written by it only.
+  mutable std::vector<std::unique_ptr<DirectRows>> direct_;
 };
 
 }  // namespace augur

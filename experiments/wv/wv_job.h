@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "experiments/jobs/task_job.h"
-#include "experiments/wv/dense_rows.h"
+#include "experiments/jobs/dense_rows.h"
 #include "experiments/wv/wv_task.h"
 
 namespace augur {

@@ -1,5 +1,5 @@
-// DenseRows: one worker's table from a dense id range (word, entity, matrix
-// row) to that id's row in the store, for direct access on a one-node
+// DenseRows: one worker's table from a dense id range (word, entity,
+// relation) to that id's row in the store, for direct access on a one-node
 // cluster (Worker::ResolveDirect). The training step then finds a row by
 // index, as the single-node baseline does, instead of by hashing its key.
 // Rows are resolved on first use (Resolve, once per batch) and kept while
