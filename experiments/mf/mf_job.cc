@@ -36,6 +36,7 @@ MfJob::MfJob(const RunConfig& config, std::unique_ptr<MfTask> task)
   }
   direct_.resize(size_t{config.nodes} * config.workers);
   fetched_.resize(size_t{config.nodes} * config.workers);
+  seen_rows_.resize(size_t{config.nodes} * config.workers);
   ordered_.resize(size_t{config.nodes} * config.workers);
   for (uint32_t g = 0; g < ordered_.size(); ++g) {
     ordered_[g].reserve(ItemsOf(g).size());
@@ -111,18 +112,30 @@ BatchStats MfJob::TrainBatch(Worker& w, std::span<const uint32_t> items, uint32_
   const size_t at = static_cast<size_t>(items.data() - ItemsOf(g).data());
   AUGUR_CHECK(at + items.size() <= ordered_[g].size(), "mf batch outside worker %u's items", g);
   const Rating* batch = ordered_[g].data() + at;
+  // Where each rating's two rows were when this worker last stepped them:
+  // their lines load kAhead ratings ahead too (RowHints).
+  std::unique_ptr<SeenRows>& seen = seen_rows_[g];
+  if (seen == nullptr)
+    seen = std::make_unique<SeenRows>(
+        SeenRows{RowHints(task_->data().rows), RowHints(task_->data().cols)});
+  const uint32_t row_bytes = task_->rank() * sizeof(float);
   const auto prefetch = [&](size_t j) {
     if (j >= items.size()) return;
     w.PrefetchHeld(MfTask::RowKey(batch[j].row));
     w.PrefetchHeld(MfTask::ColumnKey(batch[j].col));
+    seen->rows.Prefetch(batch[j].row, row_bytes);
+    seen->cols.Prefetch(batch[j].col, row_bytes);
   };
   for (size_t j = 0; j < kAhead; ++j) prefetch(j);
   for (size_t j = 0; j < items.size(); ++j) {
     prefetch(j + kAhead);
     const Rating& x = batch[j];
-    const bool held =
-        w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
-                       [&](float* u, float* v) { s.loss += task_->TrainRating(x, u, v); });
+    const bool held = w.StepHeldPair(MfTask::RowKey(x.row), MfTask::ColumnKey(x.col), lr,
+                                     [&](float* u, float* v) {
+                                       seen->rows.Set(x.row, u);
+                                       seen->cols.Set(x.col, v);
+                                       s.loss += task_->TrainRating(x, u, v);
+                                     });
     if (!held) fetched.push_back(items[j]);
   }
   s.terms = s.samples = items.size();

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "experiments/jobs/row_hints.h"
 #include "experiments/jobs/task_job.h"
 #include "experiments/mf/mf_task.h"
 
@@ -58,6 +59,13 @@ class MfJob final : public TaskJob<MfTask> {
   // worker, written by that worker only (not thread_local: simulated workers
   // share a thread and switch while one waits for its pull).
   mutable std::vector<std::vector<uint32_t>> fetched_;
+  // Several nodes: where the worker last stepped each matrix row and column
+  // in place, prefetch hints only (TrainBatch). One per global worker, built
+  // on its first batch, written by that worker only.
+  struct SeenRows {
+    RowHints rows, cols;
+  };
+  mutable std::vector<std::unique_ptr<SeenRows>> seen_rows_;
   // Per global worker: its ratings copied in its training order (ItemsOf),
   // so a batch reads them in sequence rather than at random positions of
   // the training set (under the block schedule the order is shuffled within
