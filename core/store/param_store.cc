@@ -13,6 +13,7 @@ ParamStore::ParamStore(ValueLayout layout, Initializer init, OptimizerConfig opt
   AUGUR_CHECK(stripes > 0 && (stripes & (stripes - 1)) == 0, "stripes=%u must be a power of two",
               stripes);
   stripes_ = std::make_unique<Stripe[]>(stripes);
+  for (uint32_t i = 0; i < stripes; ++i) stripes_[i].arena.SetPool(&chunks_);
   stripe_mask_ = stripes - 1;
 }
 

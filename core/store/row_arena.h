@@ -9,16 +9,19 @@
 // 64-byte aligned, rows rounded up to 16 floats), so a row of 32 floats
 // touches two lines, not three. Freed rows are reused for rows of the same
 // size.
+// Chunks come from a ChunkPool (the store's, shared by its stripes, which
+// puts a large store's rows on huge pages; by default one of the arena's own)
+// and live as long as it does.
 // A row's handle (RowArena::Ref) is a chunk index and an offset in 64 bits.
 // Not thread-safe: the owner (a store stripe) serialises access.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <unordered_map>
 #include <vector>
+
+#include "core/store/chunk_pool.h"
 
 namespace augur {
 
@@ -27,6 +30,12 @@ class RowArena {
   using Ref = uint64_t;  // chunk << 32 | offset within the chunk
   static constexpr size_t kFirstChunkFloats = 1024;
   static constexpr size_t kMaxChunkFloats = size_t{1} << 20;
+
+  RowArena() = default;
+  RowArena(const RowArena&) = delete;
+  RowArena& operator=(const RowArena&) = delete;
+  // Where later chunks come from. REQUIRES: `pool` outlives the arena.
+  void SetPool(ChunkPool* pool) { pool_ = pool; }
 
   // A zero-filled row of `floats` floats.
   Ref Allocate(uint32_t floats) {
@@ -46,26 +55,25 @@ class RowArena {
   }
   // `floats` as given to Allocate.
   void Free(Ref ref, uint32_t floats) { free_by_size_[Padded(floats)].push_back(ref); }
-  float* At(Ref ref) const { return chunks_[ref >> 32].get() + (ref & 0xffffffffu); }
+  float* At(Ref ref) const { return chunks_[ref >> 32] + (ref & 0xffffffffu); }
 
  private:
   static constexpr uint32_t kLineFloats = 16;  // 64 bytes
   static uint32_t Padded(uint32_t floats) {
     return (floats + kLineFloats - 1) / kLineFloats * kLineFloats;
   }
-  struct AlignedDelete {
-    void operator()(float* p) const { ::operator delete[](p, std::align_val_t(64)); }
-  };
   void NewChunk(uint32_t floats) {
     const size_t next = chunk_floats_.empty() ? kFirstChunkFloats
                                               : std::min(chunk_floats_.back() * 2, kMaxChunkFloats);
     const size_t size = std::max<size_t>(next, floats);
-    chunks_.emplace_back(new (std::align_val_t(64)) float[size]);
+    chunks_.push_back(pool_->Allocate(size));
     chunk_floats_.push_back(size);
     used_ = 0;
   }
 
-  std::vector<std::unique_ptr<float[], AlignedDelete>> chunks_;
+  ChunkPool own_pool_;  // chunks for an arena given no pool
+  ChunkPool* pool_ = &own_pool_;
+  std::vector<float*> chunks_;  // the pool's
   std::vector<size_t> chunk_floats_;
   size_t used_ = 0;  // floats used in the last chunk
   std::unordered_map<uint32_t, std::vector<Ref>> free_by_size_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/base/huge_pages.h"
 #include "core/store/optimizer.h"
 #include "experiments/single/hogwild.h"
 #include "experiments/single/hogwild_epochs.h"
@@ -21,7 +22,10 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   // in two arrays each row cost two distant cache misses (at 5c0d083 the
   // baseline took 1.4x the time per triple of a one-node Augur worker).
   const size_t stride = size_t{row} * (1 + opt.StateRows());
-  std::vector<float> table(rows * stride, opt.initial_accumulator);
+  // On huge pages, as the store's rows (core/store/chunk_pool.h).
+  std::vector<float> table;
+  ReserveOnHugePages(&table, rows * stride);
+  table.assign(rows * stride, opt.initial_accumulator);
   auto index = [&](Key k) -> size_t {
     return k < KgeTask::kRelationKeyBase ? k : entities + (k - KgeTask::kRelationKeyBase);
   };

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/check.h"
+#include "core/base/huge_pages.h"
 #include "experiments/data/data_cache.h"
 #include "experiments/jobs/quality_floor.h"
 #include "experiments/models/task_rows.h"
@@ -94,6 +95,8 @@ void WvTask::InitRow(Key key, std::span<float> row) const {
 
 void WvTask::InitTables(std::vector<float>* in, std::vector<float>* out) const {
   const uint32_t v = corpus_.vocab_size(), d = dim();
+  ReserveOnHugePages(in, size_t{v} * d);  // as the store's rows (core/store/chunk_pool.h)
+  ReserveOnHugePages(out, size_t{v} * d);
   in->assign(size_t{v} * d, 0.0f);
   out->assign(size_t{v} * d, 0.0f);
   for (uint32_t w = 0; w < v; ++w) {
