@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "experiments/jobs/task_job.h"
 #include "experiments/jobs/dense_rows.h"
+#include "experiments/jobs/task_job.h"
 #include "experiments/wv/wv_task.h"
 
 namespace augur {

@@ -28,11 +28,11 @@ TEST_CASE("a chunk pool hands out aligned, disjoint chunks from 2 MiB blocks", "
     const uintptr_t b = reinterpret_cast<uintptr_t>(p);
     spans.emplace_back(b, b + floats * sizeof(float));
   };
-  take(3);                                         // rounded up to a line
-  take(1024);                                      // 4 KiB
-  CHECK(pool.reserved_bytes() == kHugePageBytes);  // both from the first block
+  take(3);                                            // rounded up to a line
+  take(1024);                                         // 4 KiB
+  CHECK(pool.reserved_bytes() == kHugePageBytes);     // both from the first block
   for (int i = 0; i < 300; ++i) take(1024 + 16 * i);  // about 3.6 MiB in all
-  CHECK(pool.reserved_bytes() > kHugePageBytes);  // later blocks
+  CHECK(pool.reserved_bytes() > kHugePageBytes);      // later blocks
   CHECK(pool.reserved_bytes() % kHugePageBytes == 0);
   const size_t before = pool.reserved_bytes();
   take(size_t{3} << 20);  // 12 MiB: a block of its own, rounded to huge pages
