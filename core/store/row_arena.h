@@ -10,7 +10,7 @@
 // touches two lines, not three. Freed rows are reused for rows of the same
 // size.
 // Chunks come from a ChunkPool (the store's, shared by its stripes, which
-// puts a large store's rows on huge pages; by default one of the arena's own)
+// puts a large store's rows on huge pages), set before the first Allocate,
 // and live as long as it does.
 // A row's handle (RowArena::Ref) is a chunk index and an offset in 64 bits.
 // Not thread-safe: the owner (a store stripe) serialises access.
@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/check.h"
 #include "core/store/chunk_pool.h"
 
 namespace augur {
@@ -34,7 +35,8 @@ class RowArena {
   RowArena() = default;
   RowArena(const RowArena&) = delete;
   RowArena& operator=(const RowArena&) = delete;
-  // Where later chunks come from. REQUIRES: `pool` outlives the arena.
+  // Where the chunks come from. REQUIRES: called before Allocate; `pool`
+  // outlives the arena.
   void SetPool(ChunkPool* pool) { pool_ = pool; }
 
   // A zero-filled row of `floats` floats.
@@ -66,13 +68,13 @@ class RowArena {
     const size_t next = chunk_floats_.empty() ? kFirstChunkFloats
                                               : std::min(chunk_floats_.back() * 2, kMaxChunkFloats);
     const size_t size = std::max<size_t>(next, floats);
+    AUGUR_CHECK(pool_ != nullptr, "RowArena: SetPool before the first Allocate");
     chunks_.push_back(pool_->Allocate(size));
     chunk_floats_.push_back(size);
     used_ = 0;
   }
 
-  ChunkPool own_pool_;  // chunks for an arena given no pool
-  ChunkPool* pool_ = &own_pool_;
+  ChunkPool* pool_ = nullptr;
   std::vector<float*> chunks_;  // the pool's
   std::vector<size_t> chunk_floats_;
   size_t used_ = 0;  // floats used in the last chunk

@@ -1,5 +1,5 @@
 // DenseRows: one worker's table from a dense id range (word, entity,
-// relation) to that id's row in the store, for direct access on a one-node
+// relation; id i is key base + i) to that id's row in the store, for direct access on a one-node
 // cluster (Worker::ResolveDirect). The training step then finds a row by
 // index, as the single-node baseline does, instead of by hashing its key.
 // Rows are resolved on first use (Resolve, once per batch) and kept while
@@ -17,10 +17,9 @@
 
 namespace augur {
 
-template <typename KeyOf>
 class DenseRows {
  public:
-  DenseRows(uint64_t count, KeyOf key_of) : key_of_(key_of), rows_(count, nullptr) {}
+  DenseRows(uint64_t count, Key base) : base_(base), rows_(count, nullptr) {}
 
   // Makes Row(id) valid for every id of `ids`. REQUIRES: ids < count.
   void Resolve(Worker& w, std::span<const uint32_t> ids) {
@@ -32,7 +31,7 @@ class DenseRows {
     for (uint32_t id : ids) {
       if (rows_[id] != nullptr) continue;
       rows_[id] = kPending;  // once in the miss list, however often it repeats
-      missing_.push_back(key_of_(id));
+      missing_.push_back(base_ + id);
       missing_ids_.push_back(id);
     }
     if (!missing_.empty()) {
@@ -48,7 +47,7 @@ class DenseRows {
 
  private:
   static inline float* const kPending = reinterpret_cast<float*>(alignof(float));
-  KeyOf key_of_;
+  Key base_;
   std::vector<float*> rows_;
   uint64_t moves_ = 0;
   std::vector<Key> missing_;

@@ -99,10 +99,11 @@ BatchStats KgeJob::TrainDirect(Worker& w, std::span<const uint32_t> items,
   std::unique_ptr<DirectRows>& d = direct_[GlobalWorker(w)];
   if (d == nullptr) {
     const KgDataset& data = task_->data();
-    d = std::make_unique<DirectRows>(DirectRows{DenseRows<EntityKeyOf>(data.num_entities(), {}),
-                                                DenseRows<RelationKeyOf>(data.num_relations(), {}),
-                                                {},
-                                                {}});
+    d = std::make_unique<DirectRows>(
+        DirectRows{DenseRows(data.num_entities(), KgeTask::EntityKey(0)),
+                   DenseRows(data.num_relations(), KgeTask::RelationKey(0)),
+                   {},
+                   {}});
   }
   // The batch's rows, each resolved once (the reads: one per place in a triple).
   d->entity_ids.clear();

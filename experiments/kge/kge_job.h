@@ -44,15 +44,9 @@ class KgeJob final : public TaskJob<KgeTask> {
  private:
   // One node: the rows in the store, found by entity and relation id
   // (DenseRows), resolved once per batch.
-  struct EntityKeyOf {
-    Key operator()(uint64_t e) const { return KgeTask::EntityKey(static_cast<uint32_t>(e)); }
-  };
-  struct RelationKeyOf {
-    Key operator()(uint64_t r) const { return KgeTask::RelationKey(static_cast<uint32_t>(r)); }
-  };
   struct DirectRows {
-    DenseRows<EntityKeyOf> entities;
-    DenseRows<RelationKeyOf> relations;
+    DenseRows entities;   // from KgeTask::EntityKey(0)
+    DenseRows relations;  // from KgeTask::RelationKey(0)
     std::vector<uint32_t> entity_ids, relation_ids;  // one batch's, for Resolve
   };
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, SampleHandle negatives) const;

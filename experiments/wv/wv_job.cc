@@ -19,7 +19,7 @@ BatchStats WvJob::TrainDirect(Worker& w, std::span<const uint32_t> items, uint32
   const uint32_t v = task_->corpus().vocab_size();
   if (d == nullptr)
     d = std::make_unique<DirectRows>(
-        DirectRows{DenseRows<KeyOfInput>(v, {}), DenseRows<KeyOfOutput>(v, {})});
+        DirectRows{DenseRows(v, WvTask::InputKey(0)), DenseRows(v, WvTask::OutputKey(0))});
   std::vector<Key> sampled;
   w.PullSample(negatives, &sampled, nullptr);  // the keys; their rows are used in place
   std::vector<uint32_t> words, windows, batch_words, negs(sampled.size());

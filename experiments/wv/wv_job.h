@@ -35,15 +35,9 @@ class WvJob final : public TaskJob<WvTask> {
 
  private:
   // One node: the rows in the store, found by word (DenseRows), no copies.
-  struct KeyOfInput {
-    Key operator()(uint64_t word) const { return WvTask::InputKey(static_cast<uint32_t>(word)); }
-  };
-  struct KeyOfOutput {
-    Key operator()(uint64_t word) const { return WvTask::OutputKey(static_cast<uint32_t>(word)); }
-  };
   struct DirectRows {
-    DenseRows<KeyOfInput> in;
-    DenseRows<KeyOfOutput> out;
+    DenseRows in;   // from WvTask::InputKey(0)
+    DenseRows out;  // from WvTask::OutputKey(0)
   };
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, uint32_t epoch,
                          SampleHandle negatives) const;
