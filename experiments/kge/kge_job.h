@@ -45,8 +45,8 @@ class KgeJob final : public TaskJob<KgeTask> {
   // One node: the rows in the store, found by entity and relation id
   // (DenseRows), resolved once per batch.
   struct DirectRows {
-    DenseRows entities;   // from KgeTask::EntityKey(0)
-    DenseRows relations;  // from KgeTask::RelationKey(0)
+    DenseRows entities;                              // from KgeTask::EntityKey(0)
+    DenseRows relations;                             // from KgeTask::RelationKey(0)
     std::vector<uint32_t> entity_ids, relation_ids;  // one batch's, for Resolve
   };
   BatchStats TrainDirect(Worker& w, std::span<const uint32_t> items, SampleHandle negatives) const;
