@@ -152,9 +152,12 @@ Result<KgDataset> ImportKg(const KgImportOptions& o) {
           o.train_file + ": the test split is empty: " +
           (o.split_test == 0
                ? std::string("--split V,0 holds out no test triples")
-               : "none of the " + std::to_string(d.train.size()) +
-                     " training triples can be held out for it (each held-out triple's "
-                     "entities and relation must keep a training triple)") +
+               : "none of the " + std::to_string(d.train.size()) + " training triples" +
+                     (d.valid.empty() ? std::string()
+                                      : " left beside the " + std::to_string(d.valid.size()) +
+                                            " validation triples") +
+                     " can be held out for it (each held-out triple's entities and relation "
+                     "must keep a training triple)") +
           "; the test triples are what measures quality: give --split V,T with T >= 1 on a "
           "larger graph, or --valid FILE --test FILE");
     return Status::Error("the test split is empty: every triple of " + o.test_file +

@@ -189,6 +189,25 @@ TEST_CASE("kg import: spaces, byte-order mark, header row, UTF-8, empty test spl
   split.split_test = 5;
   CHECK_THAT(ImportKg(split).status().message(),
              Catch::Contains("none of the 1 training triples can be held out"));
+  // The validation split took what the test split needed: the message says so.
+  std::string pairs;  // every ordered pair of 8 entities: most can be held out
+  for (int h = 0; h < 8; ++h)
+    for (int t = 0; t < 8; ++t)
+      if (h != t) {
+        pairs += 'e';
+        pairs += std::to_string(h);
+        pairs += "\tr\te";
+        pairs += std::to_string(t);
+        pairs += '\n';
+      }
+  d.Write("pairs.tsv", pairs);
+  split.train_file = d.File("pairs.tsv");
+  split.split_valid = 1000;
+  split.split_test = 5;
+  const std::string message = ImportKg(split).status().message();
+  CHECK_THAT(message, Catch::Contains("the test split is empty"));
+  CHECK_THAT(message, Catch::Contains("training triples left beside the"));
+  CHECK_THAT(message, Catch::Contains("validation triples can be held out"));
 }
 
 // --- ratings -----------------------------------------------------------------
