@@ -74,22 +74,23 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
   // Counting sort of key indices by stripe (stripe_start[s] ends as the end of s).
   for (uint32_t i = 0; i < keys.size(); ++i)
     sc->order[sc->stripe_start[StripeOfHash(sc->hashes[i])]++] = i;
-  // hint(upto) prefetches the buckets of the keys (in stripe order) not yet
-  // hinted, up to `upto`, from the stripes' lock-free hints: the misses of
-  // the next kPrefetchKeys keys overlap the work on this stripe group.
+  // The buckets of the first kPrefetchKeys keys (in stripe order), from the
+  // stripes' lock-free hints, before any lock: a small batch (a kge
+  // triple's 15 keys, spread over as many stripes) has every lookup's miss
+  // in flight at once. A larger batch's later groups prefetch their own
+  // buckets as they are served; prefetching them one group ahead as well
+  // took line-fill buffers from the rows' prefetches (LocalPull/100 0.70-0.74
+  // -> 0.75-0.78 of memcpy without it, LocalPush 0.61-0.64 -> 0.64-0.66;
+  // docs/measurements/2026-12-07-night-bucket-lookahead.md).
   constexpr uint32_t kPrefetchKeys = 16;
-  uint32_t hinted = 0;
-  const auto hint = [&](uint32_t upto) {
-    for (; hinted < std::min<uint32_t>(upto, keys.size()); ++hinted) {
-      const uint64_t h = sc->hashes[sc->order[hinted]];
-      const Stripe& s = stripes_[StripeOfHash(h)];
-      const char* base = s.hint_base.load(std::memory_order_relaxed);
-      if (base != nullptr)
-        __builtin_prefetch(base + (h & s.hint_mask.load(std::memory_order_relaxed)) *
-                                      FlatKeyMap<Slot>::bucket_stride());
-    }
-  };
-  hint(kPrefetchKeys);
+  for (uint32_t j = 0; j < std::min<size_t>(kPrefetchKeys, keys.size()); ++j) {
+    const uint64_t h = sc->hashes[sc->order[j]];
+    const Stripe& s = stripes_[StripeOfHash(h)];
+    const char* base = s.hint_base.load(std::memory_order_relaxed);
+    if (base != nullptr)
+      __builtin_prefetch(base + (h & s.hint_mask.load(std::memory_order_relaxed)) *
+                                    FlatKeyMap<Slot>::bucket_stride());
+  }
   // Stripe st's keys are order[begin, end); its lock is held.
   const auto serve = [&](Stripe & s, uint32_t begin, uint32_t end) __attribute__((always_inline)) {
     for (uint32_t j = begin; j < end; ++j) s.index.PrefetchHashed(sc->hashes[sc->order[j]]);
@@ -110,7 +111,6 @@ void ParamStore::ForBatch(std::span<const Key> keys, bool main_only, bool create
       sc->slots[j] = *slot;
       sc->found[i] = 1;
     }
-    hint(end + kPrefetchKeys);
     if constexpr (kTouch != RowTouch::kNone) {
       for (uint32_t j = begin; j < end; ++j) {
         if (!sc->found[sc->order[j]]) continue;

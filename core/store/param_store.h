@@ -240,8 +240,9 @@ class ParamStore {
     FlatKeyMap<Slot> index;
     RowArena arena;
     // Where the index's buckets were at its last insert, readable without
-    // the lock: batch calls prefetch the next stripe group's buckets from it
-    // while they work on this one. A stale hint only prefetches a useless line.
+    // the lock: a batch call prefetches its first keys' buckets from it
+    // before it takes any lock, and Prefetch(key) a key's. A stale hint only
+    // prefetches a useless line.
     std::atomic<const char*> hint_base{nullptr};
     std::atomic<uint64_t> hint_mask{0};
   };
