@@ -28,12 +28,12 @@ inline void AdviseHugePages(void* data, size_t bytes) {
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
-// Gives *v the capacity for n elements, advised huge before anything is
-// written: a later assign or resize to at most n fills huge pages.
+// Makes *v n copies of value, its memory advised huge before it is written.
 template <typename T>
-void ReserveOnHugePages(std::vector<T>* v, size_t n) {
+void AssignOnHugePages(std::vector<T>* v, size_t n, const T& value) {
   v->reserve(n);
   AdviseHugePages(v->data(), n * sizeof(T));
+  v->assign(n, value);
 }
 
 }  // namespace augur

@@ -294,7 +294,7 @@ class ParamStore {
   Initializer init_;
   OptimizerConfig optimizer_;
   HeldBitmap held_{layout_};  // set and cleared with the index entries, under the stripe locks
-  ChunkPool chunks_;          // the stripes' arenas' memory: declared first, destroyed last
+  ChunkPool chunks_;          // the stripes' arenas' memory: declared before them, outlives them
   std::unique_ptr<Stripe[]> stripes_;
   uint64_t stripe_mask_;
   std::atomic<uint64_t> moves_{0};

@@ -1,7 +1,8 @@
 // DenseRows: one worker's table from a dense id range (word, entity,
-// relation; id i is key base + i) to that id's row in the store, for direct access on a one-node
-// cluster (Worker::ResolveDirect). The training step then finds a row by
-// index, as the single-node baseline does, instead of by hashing its key.
+// relation; id i is key base + i) to that id's row in the store, for direct
+// access on a one-node cluster (Worker::ResolveDirect). The training step
+// then finds a row by index, as the single-node baseline does, instead of by
+// hashing its key.
 // Rows are resolved on first use (Resolve, once per batch) and kept while
 // the store moves nothing (Worker::DirectMoves); each Resolve counts its ids
 // as local accesses.

@@ -24,8 +24,7 @@ Result<RunResult> RunKgeSingle(const RunConfig& config, const KgeTask& task) {
   const size_t stride = size_t{row} * (1 + opt.StateRows());
   // On huge pages, as the store's rows (core/store/chunk_pool.h).
   std::vector<float> table;
-  ReserveOnHugePages(&table, rows * stride);
-  table.assign(rows * stride, opt.initial_accumulator);
+  AssignOnHugePages(&table, rows * stride, opt.initial_accumulator);
   auto index = [&](Key k) -> size_t {
     return k < KgeTask::kRelationKeyBase ? k : entities + (k - KgeTask::kRelationKeyBase);
   };

@@ -48,11 +48,9 @@ void MfTask::InitRow(Key key, std::span<float> row) const {
 
 void MfTask::InitTables(std::vector<float>* rows, std::vector<float>* cols) const {
   const uint32_t k = rank();
-  ReserveOnHugePages(rows,
-                     size_t{data_.rows} * k);  // as the store's rows (core/store/chunk_pool.h)
-  ReserveOnHugePages(cols, size_t{data_.cols} * k);
-  rows->assign(size_t{data_.rows} * k, 0.0f);
-  cols->assign(size_t{data_.cols} * k, 0.0f);
+  // On huge pages, as the store's rows (core/store/chunk_pool.h).
+  AssignOnHugePages(rows, size_t{data_.rows} * k, 0.0f);
+  AssignOnHugePages(cols, size_t{data_.cols} * k, 0.0f);
   for (uint32_t r = 0; r < data_.rows; ++r)
     InitRow(RowKey(r), std::span<float>(rows->data() + size_t{r} * k, k));
   for (uint32_t c = 0; c < data_.cols; ++c)

@@ -95,10 +95,9 @@ void WvTask::InitRow(Key key, std::span<float> row) const {
 
 void WvTask::InitTables(std::vector<float>* in, std::vector<float>* out) const {
   const uint32_t v = corpus_.vocab_size(), d = dim();
-  ReserveOnHugePages(in, size_t{v} * d);  // as the store's rows (core/store/chunk_pool.h)
-  ReserveOnHugePages(out, size_t{v} * d);
-  in->assign(size_t{v} * d, 0.0f);
-  out->assign(size_t{v} * d, 0.0f);
+  // On huge pages, as the store's rows (core/store/chunk_pool.h).
+  AssignOnHugePages(in, size_t{v} * d, 0.0f);
+  AssignOnHugePages(out, size_t{v} * d, 0.0f);
   for (uint32_t w = 0; w < v; ++w) {
     InitRow(InputKey(w), std::span<float>(in->data() + size_t{w} * d, d));
     InitRow(OutputKey(w), std::span<float>(out->data() + size_t{w} * d, d));

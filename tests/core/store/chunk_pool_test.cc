@@ -67,13 +67,11 @@ TEST_CASE("arenas sharing a pool from two threads get disjoint rows", "[store]")
 
 TEST_CASE("huge-page advice covers only whole 2 MiB extents and never fails", "[store]") {
   std::vector<float> v;
-  ReserveOnHugePages(&v, size_t{3} << 20);
+  AssignOnHugePages(&v, size_t{3} << 20, 0.5f);
   CHECK(v.capacity() >= size_t{3} << 20);
-  v.assign(size_t{3} << 20, 0.5f);
   CHECK(v[(size_t{3} << 20) - 1] == 0.5f);
   std::vector<float> small;
-  ReserveOnHugePages(&small, 10);  // no whole extent inside: nothing advised
-  small.assign(10, 1.0f);
+  AssignOnHugePages(&small, 10, 1.0f);  // no whole extent inside: nothing advised
   CHECK(small.size() == 10);
 }
 
