@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/store/row_kernels.h"
 
 namespace augur {
 
@@ -34,30 +35,17 @@ Result<OptimizerKind> ParseOptimizerKind(const std::string& name);
 const char* OptimizerKindName(OptimizerKind kind);
 
 // Applies one update to `len` floats. `state` has StateRows()*len floats.
-// value, state and u must not overlap (the loops are vectorised on that
-// promise: the rate and epsilon are read once, the rows through restrict
-// pointers, so AdaGrad's square roots and divisions run 4-16 lanes wide).
+// value, state and u must not overlap (the row kernels' loops are
+// vectorised on that promise; row_kernels.h).
 inline void ApplyUpdate(const OptimizerConfig& o, float* value, float* state, const float* u,
                         uint32_t len) {
-  float* __restrict v = value;
-  const float* __restrict g = u;
-  const float lr = o.learning_rate;
   switch (o.kind) {
     case OptimizerKind::kSum:
-      for (uint32_t i = 0; i < len; ++i) v[i] += g[i];
-      return;
+      return AddRow(value, u, len);
     case OptimizerKind::kSgd:
-      for (uint32_t i = 0; i < len; ++i) v[i] -= lr * g[i];
-      return;
-    case OptimizerKind::kAdaGrad: {
-      float* __restrict acc = state;
-      const float eps = o.epsilon;
-      for (uint32_t i = 0; i < len; ++i) {
-        acc[i] += g[i] * g[i];
-        v[i] -= lr * g[i] / std::sqrt(acc[i] + eps);
-      }
-      return;
-    }
+      return AddScaledRow(value, -o.learning_rate, u, len);  // v - lr*g, bit for bit
+    case OptimizerKind::kAdaGrad:
+      return AdaGradRow(value, state, u, nullptr, o.learning_rate, o.epsilon, len);
   }
 }
 
@@ -81,9 +69,8 @@ inline void SgdStepGradient(const float* before, const float* after, size_t len,
 // the number of updates it sums (when they agree) and so slows that row for
 // the rest of training (kge's relations: a tenth of a batch's triples each).
 inline void AccumulateDelta(const OptimizerConfig& o, const float* u, uint32_t len, float* delta) {
-  for (uint32_t i = 0; i < len; ++i) delta[i] += u[i];
-  if (o.kind == OptimizerKind::kAdaGrad)
-    for (uint32_t i = 0; i < len; ++i) delta[len + i] += u[i] * u[i];
+  AddRow(delta, u, len);
+  if (o.kind == OptimizerKind::kAdaGrad) AddSquaresRow(delta + len, u, len);
 }
 
 // The delta of one update u: u, then (AdaGrad) its squares.
@@ -95,8 +82,7 @@ inline void UpdateToDelta(const OptimizerConfig& o, const float* u, uint32_t len
 
 // Adds delta `d` into `sum` (both (1 + StateRows()) * len floats).
 inline void AddDelta(const OptimizerConfig& o, const float* d, uint32_t len, float* sum) {
-  const uint32_t n = len * (1 + o.StateRows());
-  for (uint32_t i = 0; i < n; ++i) sum[i] += d[i];
+  AddRow(sum, d, len * (1 + o.StateRows()));
 }
 
 // Applies a delta built by AccumulateDelta (kSum and kSgd: as one update).
@@ -104,16 +90,7 @@ inline void AddDelta(const OptimizerConfig& o, const float* d, uint32_t len, flo
 inline void ApplyDelta(const OptimizerConfig& o, float* value, float* state, const float* delta,
                        uint32_t len) {
   if (o.kind != OptimizerKind::kAdaGrad) return ApplyUpdate(o, value, state, delta, len);
-  float* __restrict v = value;
-  float* __restrict acc = state;
-  const float* __restrict sum = delta;
-  const float* __restrict squares = delta + len;
-  const float lr = o.learning_rate;
-  const float eps = o.epsilon;
-  for (uint32_t i = 0; i < len; ++i) {
-    acc[i] += squares[i];
-    v[i] -= lr * sum[i] / std::sqrt(acc[i] + eps);
-  }
+  AdaGradRow(value, state, delta, delta + len, o.learning_rate, o.epsilon, len);
 }
 
 }  // namespace augur

@@ -7,7 +7,9 @@
 //   BM_Memcpy/<dim>: memcpy of the same 256 rows from random positions of a
 //     plain array of the same size: the limit for moving those bytes.
 //   BM_RowAdd/<dim>: row[i] += update[i] for 256 random rows of the same plain
-//     array, what a Hogwild program's update does in place: a push reads
+//     array (the store's own row kernel, core/store/row_kernels.h, so both
+//     sides run the same instructions), what a Hogwild program's update
+//     does in place: a push reads
 //     and dirties its rows (their write-back is DRAM traffic a gather
 //     does not have), so this is the push's physical reference.
 //   BM_Encode/BM_Decode: the codec on a 256-key pull response of dim 100.
@@ -21,6 +23,7 @@
 #include "backends/loopback/loopback_cluster.h"
 #include "core/base/rng.h"
 #include "core/codec/codec.h"
+#include "core/store/row_kernels.h"
 
 namespace augur {
 namespace {
@@ -124,9 +127,7 @@ void BM_RowAdd(benchmark::State& state) {
   for (auto _ : state) {
     const auto& b = rows[i++ % rows.size()];
     for (size_t j = 0; j < kBatch; ++j) {
-      float* row = table.data() + b[j] * dim;
-      const float* u = updates.data() + j * dim;
-      for (uint32_t d = 0; d < dim; ++d) row[d] += u[d];
+      AddRow(table.data() + b[j] * dim, updates.data() + j * dim, dim);
     }
     benchmark::DoNotOptimize(table.data());
     benchmark::ClobberMemory();
