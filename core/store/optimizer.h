@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "core/base/status.h"
@@ -55,8 +56,7 @@ inline void ApplyUpdate(const OptimizerConfig& o, float* value, float* state, co
 // the step (BatchRows::PushSgdSteps, Worker::StepHeldPair).
 inline void SgdStepGradient(const float* before, const float* after, size_t len,
                             float learning_rate, float* gradient) {
-  const float inv = 1.0f / learning_rate;
-  for (size_t i = 0; i < len; ++i) gradient[i] = (before[i] - after[i]) * inv;
+  ScaledDifferenceRow(gradient, before, after, 1.0f / learning_rate, len);
 }
 
 // A delta: several updates of one value added up, in (1 + StateRows()) * len
@@ -75,9 +75,8 @@ inline void AccumulateDelta(const OptimizerConfig& o, const float* u, uint32_t l
 
 // The delta of one update u: u, then (AdaGrad) its squares.
 inline void UpdateToDelta(const OptimizerConfig& o, const float* u, uint32_t len, float* delta) {
-  for (uint32_t i = 0; i < len; ++i) delta[i] = u[i];
-  if (o.kind == OptimizerKind::kAdaGrad)
-    for (uint32_t i = 0; i < len; ++i) delta[len + i] = u[i] * u[i];
+  std::memcpy(delta, u, size_t{len} * sizeof(float));
+  if (o.kind == OptimizerKind::kAdaGrad) SquaresRow(delta + len, u, len);
 }
 
 // Adds delta `d` into `sum` (both (1 + StateRows()) * len floats).

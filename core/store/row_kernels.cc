@@ -39,6 +39,20 @@ AUGUR_ROW_KERNEL void AddSquaresRow(float* dst, const float* src, uint32_t len) 
   for (uint32_t i = 0; i < len; ++i) d[i] += s[i] * s[i];
 }
 
+AUGUR_ROW_KERNEL void SquaresRow(float* dst, const float* src, uint32_t len) {
+  float* __restrict d = dst;
+  const float* __restrict s = src;
+  for (uint32_t i = 0; i < len; ++i) d[i] = s[i] * s[i];
+}
+
+AUGUR_ROW_KERNEL void ScaledDifferenceRow(float* dst, const float* a, const float* b, float scale,
+                                          size_t len) {
+  float* __restrict d = dst;
+  const float* __restrict x = a;
+  const float* __restrict y = b;
+  for (size_t i = 0; i < len; ++i) d[i] = (x[i] - y[i]) * scale;
+}
+
 AUGUR_ROW_KERNEL void AdaGradRow(float* value, float* acc, const float* sum, const float* squares,
                                  float lr, float eps, uint32_t len) {
   float* __restrict v = value;

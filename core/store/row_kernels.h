@@ -15,6 +15,7 @@
 // functions of their arguments.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace augur {
@@ -25,6 +26,10 @@ void AddRow(float* dst, const float* src, uint32_t len);
 void AddScaledRow(float* dst, float a, const float* src, uint32_t len);
 // dst[i] += src[i] * src[i]
 void AddSquaresRow(float* dst, const float* src, uint32_t len);
+// dst[i] = src[i] * src[i]
+void SquaresRow(float* dst, const float* src, uint32_t len);
+// dst[i] = (a[i] - b[i]) * scale
+void ScaledDifferenceRow(float* dst, const float* a, const float* b, float scale, size_t len);
 // acc[i] += squares[i]; value[i] -= lr * sum[i] / sqrt(acc[i] + eps).
 // One AdaGrad step of gradient g is AdaGradRow(value, acc, g, g*g (not
 // materialised: squares == nullptr), ...).

@@ -70,6 +70,16 @@ TEST_CASE("row kernels match the scalar loops bit for bit", "[store]") {
       ScalarAddSquares(b.data() + skew, src.data() + skew, len);
       CHECK(SameBits(a, b));
 
+      a = dst0, b = dst0;
+      SquaresRow(a.data() + skew, src.data() + skew, len);
+      for (uint32_t i = 0; i < len; ++i) b[skew + i] = src[skew + i] * src[skew + i];
+      CHECK(SameBits(a, b));
+
+      a = dst0, b = dst0;
+      ScaledDifferenceRow(a.data() + skew, src.data() + skew, sq.data() + skew, 40.0f, len);
+      for (uint32_t i = 0; i < len; ++i) b[skew + i] = (src[skew + i] - sq[skew + i]) * 40.0f;
+      CHECK(SameBits(a, b));
+
       for (const float* squares : {static_cast<const float*>(nullptr), sq.data() + skew}) {
         std::vector<float> va = dst0, vb = dst0, aa = acc0, ab = acc0;
         AdaGradRow(va.data() + skew, aa.data() + skew, src.data() + skew, squares, 0.1f, 1e-10f,
