@@ -123,8 +123,9 @@ def micro(out):
             lines.append(f"| BM_LocalPush/100 / BM_RowAdd/100 (in-place add, Hogwild's update) | "
                          f"{medians['BM_LocalPush/100'] / add:.2f} |  |  |")
         # What the push's goal asks of the memory system: an in-place add
-        # with no store around it, against the same gather. A push cannot
-        # beat it, so where it is below the push's goal, so is the ceiling.
+        # with no store around it (the store's own row kernel), against the
+        # same gather. The push prefetches its rows and this loop does not,
+        # so a push can come close to it, not far above it.
         if add and mem:
             lines.append(f"| BM_RowAdd/100 / BM_Memcpy/100 (a push's ceiling: no lookup, "
                          f"no lock) | {add / mem:.2f} |  |  |")
