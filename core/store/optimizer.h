@@ -9,7 +9,6 @@
 // Plain value type; ApplyUpdate is a pure function.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -3,8 +3,9 @@
 // when the program loads (x86-64: AVX2 where the CPU has it, else the
 // baseline SSE2; other architectures: one build). The project builds for
 // baseline x86-64, so without this a row's add ran 4 lanes wide while
-// glibc's memcpy, a pull's copy, runs 32-64 bytes wide: LocalPush/100 was
-// 0.51-0.62 of memcpy against 0.68-0.79 with AVX2 on the AMD host
+// glibc's memcpy, a pull's copy, runs 32-64 bytes wide: LocalPush/100 went
+// from 0.55-0.60 of memcpy to 0.52-0.76 (medians 0.57 -> 0.67-0.73) with the
+// clones, alternating on the AMD host
 // (docs/measurements/2026-12-07-late-row-kernels.md).
 //
 // Every kernel is element-wise (no sums across lanes, no fused multiply-add:
